@@ -1,0 +1,45 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import svelte from 'eslint-plugin-svelte';
+import globals from 'globals';
+import svelteConfig from './svelte.config.js';
+
+const electronOnlyInShell = {
+  paths: [{ name: 'electron', message: 'Only src-main/index.ts and src-main/electron/** may import electron; the core must run in plain Node.' }],
+  patterns: [{ group: ['electron/*'], message: 'Only the Electron shell may import electron.' }],
+};
+
+export default tseslint.config(
+  { ignores: ['out/', 'dist/', 'node_modules/', '.cache/', 'test-results/', 'bench/results/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  ...svelte.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  {
+    files: ['**/*.svelte', '**/*.svelte.ts'],
+    languageOptions: { parserOptions: { projectService: true, extraFileExtensions: ['.svelte'], parser: tseslint.parser, svelteConfig } },
+  },
+  // The seam: electron stays in the shell.
+  {
+    files: ['src-main/**/*.ts', 'src-renderer/**', 'src-preload/contract.ts'],
+    ignores: ['src-main/index.ts', 'src-main/electron/**'],
+    rules: { 'no-restricted-imports': ['error', electronOnlyInShell] },
+  },
+  // The renderer talks only to the Api; it never reaches into main.
+  {
+    files: ['src-renderer/**'],
+    languageOptions: { globals: { ...globals.browser } },
+    rules: {
+      'no-restricted-imports': ['error', {
+        ...electronOnlyInShell,
+        patterns: [...electronOnlyInShell.patterns, { group: ['**/src-main/**', 'node:*'], message: 'The renderer talks to main only through the Api.' }],
+      }],
+    },
+  },
+);

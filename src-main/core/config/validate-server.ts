@@ -1,0 +1,104 @@
+import { z } from 'zod';
+import { serverName } from '../../../src-preload/contract';
+import {
+  DEFAULT_CONNECT_TIMEOUT_S,
+  DEFAULT_TOOL_TIMEOUT_S,
+  type ConfigSource,
+  type RemoteTransportChoice,
+  type ServerConfig,
+} from './server-config';
+
+const stringMap = z.record(z.string(), z.string(), 'must be an object of string values');
+
+/** Field types of one entry; cross-field rules are checked after, with their own messages. */
+const entrySchema = z.object({
+  type: z.string('must be a string').optional(),
+  command: z.string('must be a string').min(1, 'must not be empty').optional(),
+  args: z.array(z.string(), 'must be an array of strings').optional(),
+  env: stringMap.optional(),
+  cwd: z.string('must be a string').optional(),
+  url: z.string('must be a string').optional(),
+  headers: stringMap.optional(),
+  transport: z.enum(['auto', 'streamable-http', 'sse'], 'must be "auto", "streamable-http" or "sse"').optional(),
+  enabled: z.boolean('must be true or false').optional(),
+  disabled: z.boolean('must be true or false').optional(),
+  timeout: z.number('must be a number of seconds').positive('must be more than 0').optional(),
+  toolTimeout: z.number('must be a number of seconds').positive('must be more than 0').optional(),
+  approval: z.enum(['ask', 'auto'], 'must be "ask" or "auto"').optional(),
+  prefix: z.string('must be a string').optional(),
+});
+
+export type EntryResult = { ok: true; server: ServerConfig } | { ok: false; message: string };
+
+const KNOWN_TYPES = ['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp'];
+
+/** Validate one raw entry from a config file. The message always names the server and the field. */
+export function validateServerEntry(name: string, raw: unknown, source: ConfigSource): EntryResult {
+  const label = `server "${name}"`;
+  const nameCheck = serverName.safeParse(name);
+  if (!nameCheck.success) return { ok: false, message: `${label}: ${nameCheck.error.issues[0]!.message}` };
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
+    return { ok: false, message: `${label}: must be an object` };
+  }
+  const parsed = entrySchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return { ok: false, message: `${label}: "${issue.path.join('.')}" ${issue.message}` };
+  }
+  const entry = parsed.data;
+  if (entry.type !== undefined && !KNOWN_TYPES.includes(entry.type)) {
+    return { ok: false, message: `${label}: unknown type "${entry.type}" (expected stdio, http or sse)` };
+  }
+  if (entry.command !== undefined && entry.url !== undefined) {
+    return { ok: false, message: `${label}: has both "command" and "url"; a server is either local (command) or remote (url)` };
+  }
+  if (entry.command === undefined && entry.url === undefined) {
+    return { ok: false, message: `${label}: needs "command" (a local server) or "url" (a remote server)` };
+  }
+  const isStdioType = entry.type === 'stdio';
+  if (entry.type !== undefined && isStdioType !== (entry.command !== undefined)) {
+    const needs = isStdioType ? '"command"' : '"url"';
+    return { ok: false, message: `${label}: type "${entry.type}" needs ${needs}` };
+  }
+
+  const common = {
+    name,
+    enabled: entry.enabled ?? (entry.disabled === undefined ? true : !entry.disabled),
+    timeout: entry.timeout ?? DEFAULT_CONNECT_TIMEOUT_S,
+    toolTimeout: entry.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_S,
+    approval: entry.approval ?? 'ask',
+    ...(entry.prefix !== undefined ? { prefix: entry.prefix } : {}),
+    source,
+  } as const;
+
+  if (entry.command !== undefined) {
+    return {
+      ok: true,
+      server: {
+        ...common,
+        kind: 'stdio',
+        command: entry.command,
+        args: entry.args ?? [],
+        env: entry.env ?? {},
+        ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
+      },
+    };
+  }
+  const url = entry.url!;
+  if (!URL.canParse(url)) return { ok: false, message: `${label}: "url" is not a valid URL: ${url}` };
+  const protocol = new URL(url).protocol;
+  if (protocol !== 'https:' && protocol !== 'http:') {
+    return { ok: false, message: `${label}: "url" must be http or https, not ${protocol.replace(':', '')}` };
+  }
+  return {
+    ok: true,
+    server: { ...common, kind: 'remote', url, headers: entry.headers ?? {}, transport: remoteTransport(entry.type, entry.transport) },
+  };
+}
+
+function remoteTransport(type: string | undefined, transport: RemoteTransportChoice | undefined): RemoteTransportChoice {
+  if (transport) return transport;
+  if (type === 'sse') return 'sse';
+  if (type === 'http' || type === 'streamable-http' || type === 'streamableHttp') return 'streamable-http';
+  return 'auto';
+}

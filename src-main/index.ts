@@ -1,0 +1,2 @@
+// Electron composition root. (Filled in by the shell work.)
+export {};

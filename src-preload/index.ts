@@ -1,0 +1,2 @@
+// Preload: builds the Api from the contract. (Filled in by the shell work.)
+export {};
