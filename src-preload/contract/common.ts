@@ -1,0 +1,29 @@
+/** Shared pieces of the contract: Result values, error codes and small schema helpers. */
+import { z } from 'zod';
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
+export interface AppError {
+  code: ErrorCode;
+  message: string;
+}
+export type ErrorCode =
+  | 'invalid_input'
+  | 'forbidden_sender'
+  | 'not_found'
+  | 'conflict'
+  | 'unavailable'
+  | 'internal';
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (code: ErrorCode, message: string): Result<never> => ({ ok: false, error: { code, message } });
+
+/** Type-only marker for an output or event payload; main builds these, so they are not parsed. */
+export const out = <T>() => undefined as unknown as T;
+
+export const empty = z.object({}).strict();
+
+export const serverName = z
+  .string()
+  .min(1, 'server name is empty')
+  .max(100, 'server name is over 100 characters')
+  .regex(/^[A-Za-z0-9_.-]+$/, 'server name may use only letters, digits, "_", "." and "-"');
