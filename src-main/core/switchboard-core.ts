@@ -1,6 +1,6 @@
 import type { Handlers, ServersSnapshot, ServerView } from '../../src-preload/contract';
 import { AppFailure } from './app-error';
-import { readConfigFile } from './config/read-config-file';
+import { loadConfig } from './config/load-config';
 import type { ServerConfig } from './config/server-config';
 import { serversFile } from './data-home';
 import { EventHub } from './event-hub';
@@ -39,9 +39,9 @@ export class SwitchboardCore {
   }
 
   private async reload(): Promise<void> {
-    const file = await readConfigFile({ path: this.configPath, origin: 'switchboard', userWritten: true });
-    this.configs = file.servers;
-    this.snapshotCache = this.buildSnapshot(file.servers, file.problems, file.mcpDisabled);
+    const loaded = await loadConfig({ home: this.deps.home });
+    this.configs = loaded.servers;
+    this.snapshotCache = this.buildSnapshot(loaded.servers, loaded.problems, loaded.mcpDisabled);
     this.events.emit('serversChanged', this.snapshotCache);
   }
 
