@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serverName } from '../../../src-preload/contract';
+import { hasReference } from './expand';
 import {
   DEFAULT_CONNECT_TIMEOUT_S,
   DEFAULT_TOOL_TIMEOUT_S,
@@ -85,6 +86,10 @@ export function validateServerEntry(name: string, raw: unknown, source: ConfigSo
     };
   }
   const url = entry.url!;
+  // A URL built from ${...} references is checked after expansion, at connect time.
+  if (hasReference(url)) {
+    return { ok: true, server: { ...common, kind: 'remote', url, headers: entry.headers ?? {}, transport: remoteTransport(entry.type, entry.transport) } };
+  }
   if (!URL.canParse(url)) return { ok: false, message: `${label}: "url" is not a valid URL: ${url}` };
   const protocol = new URL(url).protocol;
   if (protocol !== 'https:' && protocol !== 'http:') {

@@ -1,0 +1,133 @@
+import type { SecretVault } from '../ports';
+import type { ServerConfig } from './server-config';
+
+export type ExpandResult = { ok: true; config: ServerConfig; warnings: string[] } | { ok: false; message: string };
+
+/**
+ * `${secret:NAME}`, `${VAR:-default}` or `${VAR}`. A variable name is what a shell accepts;
+ * a default runs to the first "}" (no nesting, as in the MCP configs people copy from).
+ */
+const REFERENCE_SOURCE = String.raw`\$\{(?:secret:([^}\s]+)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}`;
+/** Non-global on purpose: a global regex carries lastIndex between calls (and matchAll copies it). */
+const REFERENCE = new RegExp(REFERENCE_SOURCE);
+
+/** True when a string holds at least one `${...}` reference, i.e. its value is not written out in the file. */
+export function hasReference(value: string): boolean {
+  return REFERENCE.test(value);
+}
+
+/**
+ * Expand `${VAR}`, `${VAR:-default}` and `${secret:NAME}` in the launch-relevant string fields
+ * (command, args, env values, cwd, url, header values). Called at connect time, so secrets are
+ * read from the vault only then and never stored in the config.
+ * An unset variable stays literal with a warning naming it and the server; an unset secret or an
+ * unreadable keychain is a failure (the caller puts the server in error and does not launch).
+ */
+export async function expandServerConfig(config: ServerConfig, env: NodeJS.ProcessEnv, vault: SecretVault): Promise<ExpandResult> {
+  const expander = new Expander(config.name, env, vault);
+  try {
+    if (config.kind === 'stdio') {
+      const expanded: ServerConfig = {
+        ...config,
+        command: await expander.expand(config.command),
+        args: await expander.expandAll(config.args),
+        env: await expander.expandValues(config.env),
+        ...(config.cwd !== undefined ? { cwd: await expander.expand(config.cwd) } : {}),
+      };
+      return { ok: true, config: expanded, warnings: expander.warnings };
+    }
+    const url = await expander.expand(config.url);
+    if (!isHttpUrl(url)) {
+      // The expanded URL is not echoed: a reference may have put a secret into it.
+      return { ok: false, message: `server "${config.name}": "url" is not a valid http or https URL after expanding ${config.url}` };
+    }
+    const expanded: ServerConfig = {
+      ...config,
+      url,
+      headers: await expander.expandValues(config.headers),
+    };
+    return { ok: true, config: expanded, warnings: expander.warnings };
+  } catch (error) {
+    if (error instanceof SecretFailure) return { ok: false, message: error.message };
+    throw error;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const { protocol } = new URL(value);
+  return protocol === 'https:' || protocol === 'http:';
+}
+
+class SecretFailure extends Error {}
+
+class Expander {
+  readonly warnings: string[] = [];
+  private readonly warned = new Set<string>();
+  /** One vault read per secret per expansion, however often it is referenced. */
+  private readonly secrets = new Map<string, Promise<string>>();
+
+  constructor(
+    private readonly server: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly vault: SecretVault,
+  ) {}
+
+  async expandAll(values: string[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const value of values) out.push(await this.expand(value));
+    return out;
+  }
+
+  async expandValues(map: Record<string, string>): Promise<Record<string, string>> {
+    const entries: [string, string][] = [];
+    for (const [key, value] of Object.entries(map)) entries.push([key, await this.expand(value)]);
+    return Object.fromEntries(entries); // fromEntries defines keys, so "__proto__" stays a plain key
+  }
+
+  async expand(value: string): Promise<string> {
+    let result = '';
+    let last = 0;
+    for (const match of value.matchAll(new RegExp(REFERENCE_SOURCE, 'g'))) {
+      const [whole, secretName, variable, fallback] = match;
+      result += value.slice(last, match.index);
+      last = match.index + whole.length;
+      if (secretName !== undefined) result += await this.secret(secretName);
+      else result += this.variable(variable!, fallback, whole);
+    }
+    return result + value.slice(last);
+  }
+
+  private variable(name: string, fallback: string | undefined, literal: string): string {
+    const value = this.env[name];
+    // As in a shell: ":-" uses the default when the variable is unset or empty.
+    if (fallback !== undefined) return value === undefined || value === '' ? fallback : value;
+    if (value !== undefined) return value;
+    if (!this.warned.has(name)) {
+      this.warned.add(name);
+      this.warnings.push(`server "${this.server}": environment variable ${name} is not set; "\${${name}}" was left as is`);
+    }
+    return literal;
+  }
+
+  private secret(name: string): Promise<string> {
+    let pending = this.secrets.get(name);
+    if (!pending) {
+      pending = this.readSecret(name);
+      this.secrets.set(name, pending);
+    }
+    return pending;
+  }
+
+  private async readSecret(name: string): Promise<string> {
+    let value: string | undefined;
+    try {
+      value = await this.vault.get(name);
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      throw new SecretFailure(`secret ${name} could not be read from the OS keychain: ${detail}`);
+    }
+    if (value === undefined) throw new SecretFailure(`secret ${name} is not set`);
+    return value;
+  }
+}

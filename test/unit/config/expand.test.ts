@@ -1,0 +1,156 @@
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expandServerConfig, hasReference } from '../../../src-main/core/config/expand';
+import type { ConfigSource, ServerConfig } from '../../../src-main/core/config/server-config';
+import { validateServerEntry } from '../../../src-main/core/config/validate-server';
+import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
+
+const source: ConfigSource = { path: '/home/u/.config/Switchboard/servers.json', origin: 'switchboard', userWritten: true };
+const keychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
+const NO_KEYCHAIN = 'no test keychain: run under bash test/with-keychain.sh';
+
+function entry(name: string, raw: unknown): ServerConfig {
+  const result = validateServerEntry(name, raw, source);
+  if (!result.ok) throw new Error(result.message);
+  return result.server;
+}
+
+// A throwaway keychain service, so nothing here touches "Switchboard" entries.
+const service = `switchboard-test-${randomUUID()}`;
+let vault: KeytarVault;
+
+beforeAll(async () => {
+  if (!keychain) return;
+  vault = new KeytarVault(service);
+  await vault.set('GITHUB_TOKEN', 'ghp_secret');
+  await vault.set('API_KEY', 'k-123');
+});
+
+afterAll(async () => {
+  if (!keychain) return;
+  for (const name of await vault.list()) await vault.delete(name);
+});
+
+describe('expandServerConfig', () => {
+  it('expands ${VAR} and ${VAR:-default} in command, args, env values and cwd of a stdio server', async (ctx) => {
+    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    const config = entry('files', {
+      command: '${TOOLS}/bin/server',
+      args: ['--root', '${HOME}/work', '--level=${LEVEL:-info}'],
+      env: { TOKEN_PATH: '${HOME}/.token', MODE: '${MODE:-fast}' },
+      cwd: '${HOME}',
+    });
+    const result = await expandServerConfig(config, { TOOLS: '/opt/tools', HOME: '/home/u', MODE: 'slow' }, vault);
+    expect(result).toEqual({
+      ok: true,
+      warnings: [],
+      config: {
+        ...config,
+        command: '/opt/tools/bin/server',
+        args: ['--root', '/home/u/work', '--level=info'],
+        env: { TOKEN_PATH: '/home/u/.token', MODE: 'slow' },
+        cwd: '/home/u',
+      },
+    });
+  });
+
+  it('uses the default when the variable is set but empty, as a shell does', async (ctx) => {
+    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    const result = await expandServerConfig(entry('s', { command: 'x', args: ['${EMPTY:-fallback}', '[${EMPTY}]'] }), { EMPTY: '' }, vault);
+    expect(result.ok && result.config.kind === 'stdio' && result.config.args).toEqual(['fallback', '[]']);
+  });
+
+  it('expands the url and header values of a remote server, not the header names', async (ctx) => {
+    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    const config = entry('remote', {
+      url: 'https://${HOST:-api.example.com}/mcp',
+      headers: { Authorization: 'Bearer ${secret:API_KEY}', 'X-${NAME}': 'v' },
+    });
+    const result = await expandServerConfig(config, { NAME: 'ignored' }, vault);
+    expect(result).toEqual({
+      ok: true,
+      warnings: [],
+      config: { ...config, url: 'https://api.example.com/mcp', headers: { Authorization: 'Bearer k-123', 'X-${NAME}': 'v' } },
+    });
+  });
+
+  it('refuses a url that is not http(s) once expanded, without echoing the expanded value', async (ctx) => {
+    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    const config = entry('remote', { url: '${BASE}/mcp' });
+    expect(await expandServerConfig(config, { BASE: 'file:///etc' }, vault)).toEqual({
+      ok: false,
+      message: 'server "remote": "url" is not a valid http or https URL after expanding ${BASE}/mcp',
+    });
+  });
+
+  it('leaves an unset variable literal and warns once, naming the variable and the server', async (ctx) => {
+    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    const config = entry('gh', { command: 'gh-mcp', args: ['${MISSING}', '${MISSING}/x'], env: { A: '${ALSO_MISSING}' } });
+    const result = await expandServerConfig(config, {}, vault);
+    expect(result).toEqual({
+      ok: true,
+      config: { ...config, args: ['${MISSING}', '${MISSING}/x'], env: { A: '${ALSO_MISSING}' } },
+      warnings: [
+        'server "gh": environment variable MISSING is not set; "${MISSING}" was left as is',
+        'server "gh": environment variable ALSO_MISSING is not set; "${ALSO_MISSING}" was left as is',
+      ],
+    });
+  });
+
+  it('resolves ${secret:NAME} from the real keychain at connect time', async (ctx) => {
+    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    const config = entry('gh', { command: 'gh-mcp', env: { GITHUB_TOKEN: '${secret:GITHUB_TOKEN}' } });
+    const result = await expandServerConfig(config, {}, vault);
+    expect(result).toEqual({ ok: true, warnings: [], config: { ...config, env: { GITHUB_TOKEN: 'ghp_secret' } } });
+    // The stored config still holds the reference: the secret lives only in the expanded copy.
+    expect(config.kind === 'stdio' && config.env).toEqual({ GITHUB_TOKEN: '${secret:GITHUB_TOKEN}' });
+  });
+
+  it('fails with "secret NAME is not set" when the keychain has no such secret', async (ctx) => {
+    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    const config = entry('gh', { command: 'gh-mcp', args: ['${secret:GITHUB_TOKEN}'], env: { T: '${secret:NOPE}' } });
+    expect(await expandServerConfig(config, {}, vault)).toEqual({ ok: false, message: 'secret NOPE is not set' });
+  });
+
+  it('does not expand a variable whose value itself looks like a reference (no double expansion)', async (ctx) => {
+    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    const config = entry('s', { command: 'x', args: ['${EVIL}'] });
+    const result = await expandServerConfig(config, { EVIL: '${secret:GITHUB_TOKEN}' }, vault);
+    expect(result.ok && result.config.kind === 'stdio' && result.config.args).toEqual(['${secret:GITHUB_TOKEN}']);
+  });
+
+  it('reports a keychain that cannot be reached as a failure, never falling back to plain text', async () => {
+    // A separate process pointed at a D-Bus that does not exist: the real "no keychain" case.
+    const script = `
+      import { expandServerConfig } from './src-main/core/config/expand.ts';
+      import { KeytarVault } from './src-main/core/secrets/keytar-vault.ts';
+      const config = { name: 'gh', kind: 'stdio', command: 'gh-mcp', args: [], env: { T: '\${secret:GITHUB_TOKEN}' },
+        enabled: true, timeout: 30, toolTimeout: 120, approval: 'ask',
+        source: { path: '/x/servers.json', origin: 'switchboard', userWritten: true } };
+      process.stdout.write(JSON.stringify(await expandServerConfig(config, { GITHUB_TOKEN: 'plain-env-value' }, new KeytarVault('${service}'))));
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+      cwd: process.cwd(),
+      env: { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/bus' },
+    });
+    const result = JSON.parse(stdout) as { ok: boolean; message: string };
+    expect(result.ok).toBe(false);
+    expect(result.message).toMatch(/^secret GITHUB_TOKEN could not be read from the OS keychain: the OS keychain is not available \(.+\)/);
+    expect(stdout).not.toContain('plain-env-value');
+  });
+});
+
+describe('hasReference', () => {
+  it.each([
+    ['${X}', true],
+    ['a ${X:-b} c', true],
+    ['${secret:TOKEN}', true],
+    ['plain', false],
+    ['$X', false],
+    ['${1BAD}', false],
+  ])('%s -> %s', (value, expected) => {
+    expect(hasReference(value)).toBe(expected);
+  });
+});
