@@ -19,9 +19,11 @@ const SERVER_KEYS = ['servers', 'mcpServers'] as const;
  * skipped with its own problem and the rest still load.
  */
 export function parseConfigText(text: string, source: ConfigSource): ParsedConfigFile {
-  const errors: ParseError[] = [];
-  const root: unknown = parse(text, errors, { allowTrailingComma: false, disallowComments: false });
   const empty: ParsedConfigFile = { servers: [], problems: [], mcpDisabled: false };
+  if (text.trim() === '') return empty; // a blank file (just created) holds no servers
+  const errors: ParseError[] = [];
+  // VS Code writes JSONC: comments and trailing commas are both accepted.
+  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   if (errors.length > 0) {
     const first = errors[0]!;
     const { line, column } = lineColumn(text, first.offset);
@@ -30,7 +32,6 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
       problems: [{ file: source.path, line, column, message: `${source.path}:${line}:${column}: invalid JSON (${describe(first)})` }],
     };
   }
-  if (root === undefined) return empty; // an empty file holds no servers
   if (typeof root !== 'object' || root === null || Array.isArray(root)) {
     return { ...empty, problems: [{ file: source.path, line: 1, column: 1, message: `${source.path}: the top level must be an object` }] };
   }
@@ -46,6 +47,14 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
   }
 
   const result: ParsedConfigFile = { servers: [], problems: [], mcpDisabled };
+  if (source.origin === 'vscode' && 'inputs' in top) {
+    // VS Code prompts for inputs itself; we have no prompt, so say why ${input:...} stays literal.
+    result.problems.push({
+      file: source.path,
+      ...locate(text, tree, ['inputs']),
+      message: `${source.path}: "inputs" are not supported and were ignored; \${input:...} references stay as written`,
+    });
+  }
   for (const [name, raw] of Object.entries(entries as Record<string, unknown>)) {
     const checked = validateServerEntry(name, raw, source);
     if (checked.ok) result.servers.push(checked.server);

@@ -9,13 +9,13 @@ import {
   type ServerConfig,
 } from './server-config';
 
-const stringMap = z.record(z.string(), z.string(), 'must be an object of string values');
+const stringMap = z.record(z.string(), z.string('must be a string'), 'must be an object of string values');
 
 /** Field types of one entry; cross-field rules are checked after, with their own messages. */
 const entrySchema = z.object({
   type: z.string('must be a string').optional(),
   command: z.string('must be a string').min(1, 'must not be empty').optional(),
-  args: z.array(z.string(), 'must be an array of strings').optional(),
+  args: z.array(z.string('must be a string'), 'must be an array of strings').optional(),
   env: stringMap.optional(),
   cwd: z.string('must be a string').optional(),
   url: z.string('must be a string').optional(),
@@ -44,7 +44,7 @@ export function validateServerEntry(name: string, raw: unknown, source: ConfigSo
   const parsed = entrySchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return { ok: false, message: `${label}: "${issue.path.join('.')}" ${issue.message}` };
+    return { ok: false, message: `${label}: "${fieldPath(issue.path)}" ${issue.message}` };
   }
   const entry = parsed.data;
   if (entry.type !== undefined && !KNOWN_TYPES.includes(entry.type)) {
@@ -106,4 +106,9 @@ function remoteTransport(type: string | undefined, transport: RemoteTransportCho
   if (type === 'sse') return 'sse';
   if (type === 'http' || type === 'streamable-http' || type === 'streamableHttp') return 'streamable-http';
   return 'auto';
+}
+
+/** args[0], env.API_KEY: how a person would point at the field. */
+function fieldPath(path: PropertyKey[]): string {
+  return path.map((part, i) => (typeof part === 'number' ? `[${part}]` : i === 0 ? String(part) : `.${String(part)}`)).join('');
 }
