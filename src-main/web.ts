@@ -1,2 +1,60 @@
-// Web mode entry: the same core served to a browser on 127.0.0.1. (Filled in by the host work.)
-console.log('web mode: not built yet');
+// Web mode: the same core and UI served to a browser on 127.0.0.1 (`npm run web`).
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { dataHome } from './core/data-home';
+import { consoleLogger } from './core/ports';
+import { KeytarVault } from './core/secrets/keytar-vault';
+import { SwitchboardCore } from './core/switchboard-core';
+import { SystemOpener } from './host/system-opener';
+import { startWebHost } from './host/web-host';
+
+const USAGE = 'usage: node out/main/web.js [--port N] [--open]';
+
+function readOptions(argv: string[]): { port: number; open: boolean } {
+  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, open: { type: 'boolean' }, help: { type: 'boolean' } } });
+  if (values.help) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  const port = values.port === undefined ? 0 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got "${values.port}"`);
+  return { port, open: values.open ?? false };
+}
+
+async function main(): Promise<void> {
+  let options: ReturnType<typeof readOptions>;
+  try {
+    options = readOptions(process.argv.slice(2));
+  } catch (error) {
+    console.error(`switchboard web: ${error instanceof Error ? error.message : String(error)}\n${USAGE}`);
+    process.exit(2);
+  }
+  const opener = new SystemOpener();
+  const core = new SwitchboardCore({ home: dataHome(), vault: new KeytarVault(), opener, logger: consoleLogger });
+  await core.start();
+  const host = await startWebHost({
+    handlers: core.handlers,
+    events: core.events,
+    rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
+    port: options.port,
+  });
+  console.log(`Switchboard is running at ${host.url}`);
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await host.close();
+    await core.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
+  if (options.open) await opener.open(host.url).catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
+}
+
+main().catch((error: unknown) => {
+  console.error(`switchboard web: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
