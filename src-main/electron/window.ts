@@ -1,0 +1,63 @@
+import type { BrowserWindow, BrowserWindowConstructorOptions } from 'electron';
+import type { Logger, UrlOpener } from '../core/ports';
+import { checkExternalUrl } from '../core/url-policy';
+
+/**
+ * The main window's options (SECURITY R1): a sandboxed renderer with context isolation and no Node,
+ * every security-relevant preference set explicitly so a changed Electron default cannot loosen it.
+ */
+export function windowOptions(preloadPath: string, icon?: string): BrowserWindowConstructorOptions {
+  return {
+    width: 1100,
+    height: 760,
+    minWidth: 720,
+    minHeight: 480,
+    show: false,
+    title: 'Switchboard',
+    backgroundColor: '#1b1e24',
+    ...(icon ? { icon } : {}),
+    webPreferences: {
+      preload: preloadPath,
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+      safeDialogs: true,
+      spellcheck: false,
+    },
+  };
+}
+
+/**
+ * Locks the window down (SECURITY R3, R4): it never navigates away from the app, opens no
+ * windows, attaches no webviews and is granted no permission. http(s) links the user follows go
+ * to the system browser, and only through the URL policy (O8).
+ */
+export function hardenWindow(win: BrowserWindow, opener: UrlOpener, logger: Logger): void {
+  const contents = win.webContents;
+  const openOutside = (url: string) => {
+    const verdict = checkExternalUrl(url);
+    if (!verdict.ok) {
+      logger.warn('refused to open a link from the window', { reason: verdict.reason });
+      return;
+    }
+    opener.open(verdict.url).catch((error: unknown) => logger.warn('could not open a link in the system browser', { error: String(error) }));
+  };
+  contents.on('will-navigate', (event, url) => {
+    event.preventDefault();
+    openOutside(url);
+  });
+  contents.on('will-attach-webview', (event) => event.preventDefault());
+  contents.setWindowOpenHandler(({ url }) => {
+    openOutside(url);
+    return { action: 'deny' };
+  });
+  contents.session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
+  contents.session.setPermissionCheckHandler(() => false);
+}

@@ -1,0 +1,118 @@
+import type { BrowserWindow } from 'electron';
+import { describe, expect, it } from 'vitest';
+import type { Logger, UrlOpener } from '../../../src-main/core/ports';
+import { hardenWindow, windowOptions } from '../../../src-main/electron/window';
+import { TestEvent, TestWebContents } from './test-electron';
+
+class TestOpener implements UrlOpener {
+  readonly opened: string[] = [];
+  async open(url: string): Promise<void> {
+    this.opened.push(url);
+  }
+}
+
+class TestLogger implements Logger {
+  readonly lines: Array<[string, string, Record<string, unknown> | undefined]> = [];
+  info(m: string, f?: Record<string, unknown>) {
+    this.lines.push(['info', m, f]);
+  }
+  warn(m: string, f?: Record<string, unknown>) {
+    this.lines.push(['warn', m, f]);
+  }
+  error(m: string, f?: Record<string, unknown>) {
+    this.lines.push(['error', m, f]);
+  }
+}
+
+function hardened() {
+  const contents = new TestWebContents();
+  const opener = new TestOpener();
+  const logger = new TestLogger();
+  hardenWindow({ webContents: contents } as unknown as BrowserWindow, opener, logger);
+  return { contents, opener, logger };
+}
+
+describe('windowOptions (SECURITY R1)', () => {
+  it('sandboxes the renderer, isolates its context and gives it no Node, each set explicitly', () => {
+    const prefs = windowOptions('/app/out/preload/index.cjs').webPreferences!;
+    expect(prefs).toMatchObject({
+      preload: '/app/out/preload/index.cjs',
+      sandbox: true,
+      contextIsolation: true,
+      nodeIntegration: false,
+      nodeIntegrationInWorker: false,
+      nodeIntegrationInSubFrames: false,
+      webSecurity: true,
+      allowRunningInsecureContent: false,
+      webviewTag: false,
+      experimentalFeatures: false,
+      navigateOnDragDrop: false,
+    });
+    // Explicit, not inherited from a default that a future Electron might change.
+    for (const key of ['sandbox', 'contextIsolation', 'nodeIntegration', 'webSecurity', 'webviewTag'] as const) expect(Object.hasOwn(prefs, key)).toBe(true);
+  });
+
+  it('starts hidden and carries the icon only when given one', () => {
+    expect(windowOptions('/p.cjs').show).toBe(false);
+    expect('icon' in windowOptions('/p.cjs')).toBe(false);
+    expect(windowOptions('/p.cjs', '/app/assets/icon.png').icon).toBe('/app/assets/icon.png');
+  });
+});
+
+describe('hardenWindow (SECURITY R3, R4)', () => {
+  it('prevents every navigation and sends an https link to the system browser', () => {
+    const { contents, opener } = hardened();
+    const inApp = new TestEvent();
+    contents.emit('will-navigate', inApp, 'app://switchboard/other.html');
+    const link = new TestEvent();
+    contents.emit('will-navigate', link, 'https://modelcontextprotocol.io/docs');
+    expect(inApp.defaultPrevented).toBe(true);
+    expect(link.defaultPrevented).toBe(true);
+    expect(opener.opened).toEqual(['https://modelcontextprotocol.io/docs']);
+  });
+
+  it('prevents a navigation to a refused URL without opening anything, and logs why', () => {
+    const { contents, opener, logger } = hardened();
+    const event = new TestEvent();
+    contents.emit('will-navigate', event, 'file:///etc/passwd');
+    expect(event.defaultPrevented).toBe(true);
+    expect(opener.opened).toEqual([]);
+    expect(logger.lines).toEqual([['warn', 'refused to open a link from the window', { reason: 'the scheme "file" is not allowed (only https, or http to loopback)' }]]);
+  });
+
+  it('denies every window.open; a valid link goes to the system browser, javascript: goes nowhere', () => {
+    const { contents, opener } = hardened();
+    expect(contents.windowOpenHandler!({ url: 'https://example.com/a' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler!({ url: 'http://127.0.0.1:4000/cb' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
+    expect(contents.windowOpenHandler!({ url: 'http://example.com/plain' })).toEqual({ action: 'deny' });
+    expect(opener.opened).toEqual(['https://example.com/a', 'http://127.0.0.1:4000/cb']);
+  });
+
+  it('refuses to attach a webview', () => {
+    const { contents } = hardened();
+    const event = new TestEvent();
+    contents.emit('will-attach-webview', event, {}, {});
+    expect(event.defaultPrevented).toBe(true);
+  });
+
+  it('denies every permission request and answers every permission check with no', () => {
+    const { contents } = hardened();
+    for (const permission of ['media', 'geolocation', 'notifications', 'clipboard-read', 'openExternal', 'fullscreen']) {
+      const answers: boolean[] = [];
+      contents.session.permissionRequestHandler!(contents, permission, (granted: boolean) => answers.push(granted), {});
+      expect(answers).toEqual([false]);
+      expect(contents.session.permissionCheckHandler!(contents, permission, 'app://switchboard', {})).toBe(false);
+    }
+  });
+
+  it('keeps the window safe when the system browser fails to open a link', async () => {
+    const contents = new TestWebContents();
+    const logger = new TestLogger();
+    const failing: UrlOpener = { open: async () => Promise.reject(new Error('no browser')) };
+    hardenWindow({ webContents: contents } as unknown as BrowserWindow, failing, logger);
+    expect(contents.windowOpenHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
+    await new Promise((settle) => setImmediate(settle));
+    expect(logger.lines).toEqual([['warn', 'could not open a link in the system browser', { error: 'Error: no browser' }]]);
+  });
+});
