@@ -1,7 +1,11 @@
+import { stat } from 'node:fs/promises';
+import { isAbsolute, join, resolve } from 'node:path';
 import type { ConfigProblem } from '../../../src-preload/contract';
 import { serversFile } from '../data-home';
+import { versionOf, type FileVersion } from './atomic-file';
+import { projectsFile, readProjects } from './project-list';
 import { readConfigFile } from './read-config-file';
-import type { ServerConfig } from './server-config';
+import type { ConfigSource, ServerConfig } from './server-config';
 
 export interface LoadedConfig {
   /** The winning entry for each name, highest-priority source first. */
@@ -11,19 +15,89 @@ export interface LoadedConfig {
   problems: ConfigProblem[];
   /** MCP switched off as a whole in Switchboard's own file. */
   mcpDisabled: boolean;
-  /** Every file consulted, for watching. */
+  /** Every file consulted, for watching (missing ones too: creating them is a change). */
   files: string[];
+  /** path -> content version (SHA-256, or "missing") as read, so a write can tell the file changed since. */
+  versions?: Record<string, FileVersion>;
 }
 
 export interface LoadConfigOptions {
   home: string;
-  /** Folders the user opened as projects; their .mcp.json, .vscode/mcp.json and .cursor/mcp.json are read. */
+  /**
+   * Folders the user opened as projects; their .mcp.json, .vscode/mcp.json and .cursor/mcp.json are read.
+   * When omitted, the list kept in the data home (projects.json) is used.
+   */
   projectDirs?: string[];
 }
 
-/** Everything the user has configured, merged by precedence. */
-export async function loadConfig({ home }: LoadConfigOptions): Promise<LoadedConfig> {
-  const path = serversFile(home);
-  const own = await readConfigFile({ path, origin: 'switchboard', userWritten: true });
-  return { servers: own.servers, shadowed: {}, problems: own.problems, mcpDisabled: own.mcpDisabled, files: [path] };
+/** The config files of one project folder, highest priority first. None is written by the user through Switchboard. */
+export function projectSources(dir: string): ConfigSource[] {
+  return [
+    { path: join(dir, '.mcp.json'), origin: 'project', userWritten: false },
+    { path: join(dir, '.vscode', 'mcp.json'), origin: 'vscode', userWritten: false },
+    { path: join(dir, '.cursor', 'mcp.json'), origin: 'cursor', userWritten: false },
+  ];
+}
+
+export const ownSource = (home: string): ConfigSource => ({ path: serversFile(home), origin: 'switchboard', userWritten: true });
+
+/**
+ * Everything the user has configured, by precedence: Switchboard's own servers.json, then each
+ * project folder in the order it was added (.mcp.json > .vscode/mcp.json > .cursor/mcp.json).
+ * One name in several files: the first wins, the others are listed in `shadowed`, never merged.
+ */
+export async function loadConfig({ home, projectDirs }: LoadConfigOptions): Promise<LoadedConfig> {
+  const loaded: Required<LoadedConfig> = { servers: [], shadowed: {}, problems: [], mcpDisabled: false, files: [], versions: {} };
+  const seen = new Set<string>();
+
+  const own = ownSource(home);
+  const ownFile = await readFileInto(loaded, own);
+  loaded.mcpDisabled = ownFile.mcpDisabled;
+  addServers(loaded, seen, ownFile.servers);
+
+  let dirs = projectDirs;
+  if (dirs === undefined) {
+    const list = await readProjects(home);
+    loaded.files.push(projectsFile(home));
+    loaded.problems.push(...list.problems);
+    dirs = list.projects;
+  }
+  for (const dir of dirs) {
+    const info = await stat(dir).catch(() => undefined);
+    if (!info?.isDirectory()) {
+      loaded.problems.push({ file: dir, message: `project folder ${dir} does not exist or is not a folder; its servers were not loaded` });
+    }
+    for (const source of projectSources(dir)) {
+      const file = await readFileInto(loaded, source);
+      addServers(loaded, seen, file.servers.map((server) => inProject(server, dir)));
+    }
+  }
+  return loaded;
+}
+
+async function readFileInto(loaded: Required<LoadedConfig>, source: ConfigSource) {
+  const file = await readConfigFile(source);
+  loaded.files.push(source.path);
+  loaded.versions[source.path] = versionOf(file.text);
+  loaded.problems.push(...file.problems);
+  return file;
+}
+
+function addServers(loaded: Required<LoadedConfig>, seen: Set<string>, servers: ServerConfig[]): void {
+  for (const server of servers) {
+    if (seen.has(server.name)) {
+      (loaded.shadowed[server.name] ??= []).push(server.source.path);
+    } else {
+      seen.add(server.name);
+      loaded.servers.push(server);
+    }
+  }
+}
+
+/** A project's local servers run in the project folder, as Claude Code and VS Code run them; relative cwds resolve there. */
+function inProject(server: ServerConfig, dir: string): ServerConfig {
+  if (server.kind !== 'stdio') return server;
+  if (server.cwd === undefined) return { ...server, cwd: dir };
+  if (isAbsolute(server.cwd) || server.cwd.startsWith('$') || server.cwd.startsWith('~')) return server;
+  return { ...server, cwd: resolve(dir, server.cwd) };
 }

@@ -1,0 +1,57 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+/**
+ * Write a whole file or nothing: a temp file in the same directory, flushed to disk, then
+ * renamed over the target (rename is atomic within one file system). Mode 0600: these files
+ * may name secrets' keys, trust decisions and commands.
+ */
+export async function writeFileAtomic(path: string, text: string): Promise<void> {
+  const dir = dirname(path);
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+  try {
+    const handle = await open(temp, 'wx', 0o600);
+    try {
+      await handle.chmod(0o600); // the umask cannot widen it, but make the mode exact whatever it is
+      await handle.writeFile(text, 'utf8');
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    await rename(temp, path);
+  } catch (error) {
+    await rm(temp, { force: true });
+    throw error;
+  }
+  await syncDirectory(dir);
+}
+
+/** Flush the directory entry so the rename itself survives a crash (not possible on Windows). */
+async function syncDirectory(dir: string): Promise<void> {
+  if (process.platform === 'win32') return;
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** A file's content version: its SHA-256, or "missing" when it does not exist. */
+export type FileVersion = string;
+export const MISSING: FileVersion = 'missing';
+
+export const versionOf = (text: string | undefined): FileVersion =>
+  text === undefined ? MISSING : createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** Read a text file; undefined when it does not exist (any other failure is thrown). */
+export async function readTextIfExists(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}

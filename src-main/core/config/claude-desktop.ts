@@ -1,0 +1,62 @@
+import { parse } from 'jsonc-parser';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { ConfigProblem } from '../../../src-preload/contract';
+import { serversFile } from '../data-home';
+import { readConfigFile } from './read-config-file';
+import type { ConfigSource } from './server-config';
+
+/** Where Claude Desktop keeps its config on each OS (Linux builds follow XDG). */
+export function claudeDesktopConfigPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+  const home = env.HOME || homedir();
+  switch (platform) {
+    case 'darwin':
+      return join(home, 'Library', 'Application Support', 'Claude', 'claude_desktop_config.json');
+    case 'win32':
+      return join(env.APPDATA || join(home, 'AppData', 'Roaming'), 'Claude', 'claude_desktop_config.json');
+    default:
+      return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'Claude', 'claude_desktop_config.json');
+  }
+}
+
+/** One entry to copy into servers.json, as written in the other file (unknown keys kept). */
+export interface ImportEntry {
+  name: string;
+  entry: Record<string, unknown>;
+}
+
+export interface ImportPreview {
+  path: string;
+  /** False when Claude Desktop's file does not exist. */
+  found: boolean;
+  /** Valid entries whose name servers.json does not have yet. */
+  toAdd: ImportEntry[];
+  /** Names servers.json already has: never merged, never overwritten. */
+  alreadyPresent: string[];
+  /** Entries that failed validation (skipped) or a file that could not be read. */
+  problems: ConfigProblem[];
+}
+
+/** What an import from Claude Desktop would add. Reads both files, writes nothing. */
+export async function previewClaudeDesktopImport(home: string, path: string = claudeDesktopConfigPath()): Promise<ImportPreview> {
+  const source: ConfigSource = { path, origin: 'claude-desktop', userWritten: false };
+  const claude = await readConfigFile(source);
+  const preview: ImportPreview = { path, found: claude.text !== undefined, toAdd: [], alreadyPresent: [], problems: claude.problems };
+  if (claude.text === undefined) return preview;
+  const own = await readConfigFile({ path: serversFile(home), origin: 'switchboard', userWritten: true });
+  const ownNames = new Set([...own.servers.map((s) => s.name), ...own.problems.flatMap((p) => (p.server ? [p.server] : []))]);
+  const raw = rawEntries(claude.text);
+  for (const server of claude.servers) {
+    if (ownNames.has(server.name)) preview.alreadyPresent.push(server.name);
+    else preview.toAdd.push({ name: server.name, entry: raw[server.name] ?? {} });
+  }
+  return preview;
+}
+
+/** The entries as written ("mcpServers" or "servers"), so an import copies them field for field. */
+export function rawEntries(text: string): Record<string, Record<string, unknown>> {
+  const root = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown> | undefined;
+  if (typeof root !== 'object' || root === null) return {};
+  const entries = 'servers' in root ? root.servers : root.mcpServers; // the same key order the parser uses
+  return typeof entries === 'object' && entries !== null ? (entries as Record<string, Record<string, unknown>>) : {};
+}
