@@ -22,6 +22,8 @@ export default defineConfig({
   preload: {
     build: {
       outDir: 'out/preload',
+      // A sandboxed preload can require only 'electron': bundle zod and the contract into it.
+      externalizeDeps: false,
       rollupOptions: {
         input: { index: resolve('src-preload/index.ts') },
         // Sandboxed preloads must be CommonJS.
