@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { writeFileAtomic } from '../chat/atomic-write';
+import type { CatalogTool } from '../chat/tool-runtime';
+import type { Logger } from '../ports';
+import type { GrantLookup } from './approval-policy';
+import { fingerprint, toolDefinition, type ToolDefinition } from './tool-fingerprint';
+
+const definitionSchema = z.object({
+  tool: z.string(),
+  title: z.string().optional(),
+  description: z.string(),
+  inputSchema: z.record(z.string(), z.unknown()),
+  annotations: z.record(z.string(), z.unknown()),
+});
+const approvedSchema = z.object({ fingerprint: z.string(), definition: definitionSchema });
+const fileSchema = z.object({
+  version: z.literal(1),
+  /** server -> tool -> the definition "always allow this tool" vouched for. */
+  tools: z.record(z.string(), z.record(z.string(), approvedSchema)),
+  /** server -> tool -> the definitions "always allow this server" vouched for. */
+  servers: z.record(z.string(), z.record(z.string(), approvedSchema)),
+});
+type GrantsFile = z.infer<typeof fileSchema>;
+interface Approved {
+  fingerprint: string;
+  definition: ToolDefinition;
+}
+
+export const approvalsFile = (home: string): string => join(home, 'approvals.json');
+
+/**
+ * Always-allow decisions with the hash of each definition they vouched for (SECURITY A3),
+ * persisted in the data home. A missing or unreadable file means no grants: everything asks.
+ */
+export class ApprovalStore {
+  private grants: GrantsFile = { version: 1, tools: {}, servers: {} };
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly file: string,
+    private readonly logger?: Logger,
+  ) {}
+
+  async load(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch {
+      return;
+    }
+    try {
+      this.grants = fileSchema.parse(JSON.parse(text));
+    } catch (error) {
+      this.logger?.warn(`ignoring unreadable approvals file ${this.file}; every tool will ask again`, { error: String(error) });
+    }
+  }
+
+  lookup(tool: CatalogTool): GrantLookup {
+    const current = fingerprint(toolDefinition(tool));
+    const byTool = this.grants.tools[tool.server]?.[tool.tool];
+    if (byTool) {
+      return byTool.fingerprint === current ? { kind: 'granted', scope: 'tool' } : { kind: 'changed', scope: 'tool', approved: byTool.definition };
+    }
+    const serverTools = this.grants.servers[tool.server];
+    if (!serverTools) return { kind: 'none' };
+    const byServer = serverTools[tool.tool];
+    if (!byServer) return { kind: 'new_tool_on_server' };
+    return byServer.fingerprint === current ? { kind: 'granted', scope: 'server' } : { kind: 'changed', scope: 'server', approved: byServer.definition };
+  }
+
+  async grantTool(tool: CatalogTool): Promise<void> {
+    (this.grants.tools[tool.server] ??= {})[tool.tool] = approved(tool);
+    await this.save();
+  }
+
+  /**
+   * A first server grant vouches for the server's tools as they are now; later grants (after a
+   * change or a new tool) add only the tool the user just looked at.
+   */
+  async grantServer(tool: CatalogTool, serverToolsNow: CatalogTool[]): Promise<void> {
+    const existing = this.grants.servers[tool.server];
+    if (!existing) {
+      this.grants.servers[tool.server] = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.tool, approved(t)]));
+    }
+    this.grants.servers[tool.server]![tool.tool] = approved(tool);
+    // A tool grant for a changed definition would shadow the fresh server grant.
+    delete this.grants.tools[tool.server]?.[tool.tool];
+    await this.save();
+  }
+
+  /** Forget every grant for a server (the server was removed, or the user revoked it). */
+  async revokeServer(server: string): Promise<void> {
+    delete this.grants.tools[server];
+    delete this.grants.servers[server];
+    await this.save();
+  }
+
+  private save(): Promise<void> {
+    const text = JSON.stringify(this.grants, null, 2);
+    this.writing = this.writing.catch(() => undefined).then(() => writeFileAtomic(this.file, text));
+    return this.writing;
+  }
+}
+
+function approved(tool: CatalogTool): Approved {
+  const definition = toolDefinition(tool);
+  return { fingerprint: fingerprint(definition), definition };
+}

@@ -1,0 +1,284 @@
+/** Chat, approvals and conversations: types, invokes and events. */
+import { z } from 'zod';
+import { empty, out } from './common';
+
+// ---- Tool definitions as the approval dialog shows them (SECURITY A2, A3) ----
+
+export type HiddenCategory = 'unicode_tags' | 'zero_width' | 'bidi_control';
+/** A poisoning sign in server text; shown beside the full text, never stripped. */
+export type TextFlag =
+  | { kind: 'hidden_characters'; where: string; category: HiddenCategory; count: number; codepoints: string[]; decoded?: string }
+  | { kind: 'instruction_block'; where: string; pattern: string; excerpt: string };
+
+export interface DefinitionChange {
+  field: 'tool' | 'title' | 'description' | 'inputSchema' | 'annotations';
+  before: string;
+  after: string;
+}
+
+export type AskReason = 'default' | 'destructive' | 'rule' | 'definition_changed' | 'new_tool_on_server';
+
+export interface ToolAnnotationsView {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+// ---- Approval requests: the renderer answers only {id, decision, ...} (A1) ----
+
+export interface ToolCallApprovalRequest {
+  kind: 'tool_call';
+  id: string;
+  conversationId?: string;
+  callId?: string;
+  /** The owning server, always shown (A4). */
+  server: string;
+  tool: string;
+  /** Namespaced name the model used: <server>__<tool>. */
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  annotations: ToolAnnotationsView;
+  args: Record<string, unknown>;
+  flags: TextFlag[];
+  askReason: AskReason;
+  because: string;
+  /** Non-empty when an always-allowed definition changed (A3). */
+  changes: DefinitionChange[];
+  /** False for destructive tools: they ask every time, so "always" is not offered. */
+  canAlwaysAllow: boolean;
+  requestedAt: number;
+}
+
+export type ElicitationApprovalRequest =
+  | {
+      kind: 'elicitation';
+      mode: 'form';
+      id: string;
+      server: string;
+      message: string;
+      requestedSchema: Record<string, unknown>;
+      /** Each field's `default` from the schema, to prefill the form. */
+      defaults: Record<string, unknown>;
+      flags: TextFlag[];
+      timeoutMs: number;
+      requestedAt: number;
+    }
+  | {
+      kind: 'elicitation';
+      mode: 'url';
+      id: string;
+      server: string;
+      message: string;
+      url: string;
+      /** The O8 verdict: a refused URL can only be declined. */
+      urlCheck: { ok: true } | { ok: false; reason: string };
+      flags: TextFlag[];
+      timeoutMs: number;
+      requestedAt: number;
+    };
+
+export interface SamplingMessageView {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+export interface SamplingApprovalRequest {
+  kind: 'sampling';
+  id: string;
+  server: string;
+  messages: SamplingMessageView[];
+  systemPrompt?: string;
+  maxTokens: number;
+  /** Non-text parts (images, audio) the server sent; they are not forwarded to the model. */
+  omittedParts: number;
+  flags: TextFlag[];
+  timeoutMs: number;
+  requestedAt: number;
+}
+
+export type ApprovalRequest = ToolCallApprovalRequest | ElicitationApprovalRequest | SamplingApprovalRequest;
+
+export const toolDecisions = ['allow_once', 'always_allow_tool', 'always_allow_server', 'deny'] as const;
+export const elicitationDecisions = ['accept', 'decline', 'cancel'] as const;
+export const samplingDecisions = ['approve', 'decline'] as const;
+export type ToolDecision = (typeof toolDecisions)[number];
+export type ElicitationDecision = (typeof elicitationDecisions)[number];
+export type SamplingDecision = (typeof samplingDecisions)[number];
+export type ApprovalDecision = ToolDecision | ElicitationDecision | SamplingDecision;
+
+export interface ApprovalSettled {
+  id: string;
+  outcome: ApprovalDecision | 'timed_out' | 'cancelled';
+}
+
+// ---- Conversations ----
+
+export interface ToolCallRequest {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+  /** Set when the model's arguments were not valid JSON. */
+  argsError?: string;
+}
+
+export type ToolCallState = 'awaiting_approval' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled';
+
+/** A content part of a tool result, as the MCP server sent it (text, image, audio, resource, link). */
+export type ToolContentView = { type: string } & Record<string, unknown>;
+
+export interface ToolCallOutcome {
+  callId: string;
+  name: string;
+  server?: string;
+  tool?: string;
+  args: Record<string, unknown>;
+  state: Extract<ToolCallState, 'succeeded' | 'failed' | 'denied' | 'cancelled'>;
+  content: ToolContentView[];
+  /** What the model was told. */
+  textForModel: string;
+}
+
+export type ChatMessage =
+  | { role: 'user'; text: string; at: number }
+  | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[]; at: number }
+  | { role: 'tool'; results: ToolCallOutcome[]; at: number };
+
+export interface ConversationSummary {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+}
+
+export interface Conversation extends ConversationSummary {
+  messages: ChatMessage[];
+}
+
+// ---- Streaming events ----
+
+export interface ChatDelta {
+  conversationId: string;
+  text: string;
+}
+
+export type TurnState = 'streaming' | 'awaiting_approval' | 'running_tool' | 'done' | 'cancelled' | 'failed';
+export interface ChatTurnState {
+  conversationId: string;
+  state: TurnState;
+  /** Why it failed, naming the provider or tool at fault. */
+  error?: string;
+}
+
+export interface ToolCallCard {
+  conversationId: string;
+  callId: string;
+  name: string;
+  server?: string;
+  tool?: string;
+  args: Record<string, unknown>;
+  state: ToolCallState;
+  /** Why it ran without asking, or who denied it. */
+  because?: string;
+  progress?: { progress: number; total?: number; message?: string };
+  startedAt?: number;
+  elapsedMs?: number;
+  content?: ToolContentView[];
+  error?: string;
+}
+
+// ---- Settings ----
+
+export type ProviderKind = 'anthropic' | 'openai-compatible';
+export interface ApprovalRuleView {
+  pattern: string;
+  effect: 'allow' | 'ask' | 'deny';
+}
+export interface ChatSettings {
+  provider: ProviderKind;
+  /** Empty means the provider's default (Anthropic's API, or OpenAI's). */
+  baseUrl: string;
+  model: string;
+  autoAllowReadOnly: boolean;
+  rules: ApprovalRuleView[];
+}
+export interface ChatSettingsView {
+  settings: ChatSettings;
+  /** Name of the keychain secret the provider reads. */
+  apiKeyName: string;
+  apiKeyConfigured: boolean;
+  /** What to do before chatting, when something is missing. */
+  setupHint?: string;
+}
+export type LocalProbe = { baseUrl: string; reachable: true; models: string[] } | { baseUrl: string; reachable: false; reason: string };
+
+// ---- Schemas ----
+
+export const conversationId = z
+  .string()
+  .min(1, 'conversation id is empty')
+  .max(64, 'conversation id is over 64 characters')
+  .regex(/^[A-Za-z0-9-]+$/, 'conversation id may use only letters, digits and "-"');
+
+const approvalId = z.string().min(1).max(100);
+const ruleSchema = z.object({ pattern: z.string().min(1).max(200), effect: z.enum(['allow', 'ask', 'deny']) }).strict();
+
+export const chatInvokes = {
+  sendMessage: {
+    input: z.object({ conversationId: conversationId.optional(), text: z.string().min(1, 'the message is empty').max(200_000) }).strict(),
+    output: out<{ conversationId: string }>(),
+  },
+  cancelTurn: { input: z.object({ conversationId }).strict(), output: out<null>() },
+  cancelToolCall: { input: z.object({ conversationId, callId: z.string().min(1).max(200) }).strict(), output: out<null>() },
+  answerApproval: {
+    input: z
+      .object({
+        id: approvalId,
+        decision: z.enum([...toolDecisions, ...elicitationDecisions, ...samplingDecisions]),
+        editedArgs: z.record(z.string(), z.unknown()).optional(),
+        content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+        editedMessages: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(200_000) }).strict()).max(200).optional(),
+        reason: z.string().max(2000).optional(),
+      })
+      .strict(),
+    output: out<null>(),
+  },
+  listPendingApprovals: { input: empty, output: out<ApprovalRequest[]>() },
+  listConversations: { input: empty, output: out<ConversationSummary[]>() },
+  getConversation: { input: z.object({ id: conversationId }).strict(), output: out<Conversation>() },
+  renameConversation: {
+    input: z.object({ id: conversationId, title: z.string().trim().min(1, 'the title is empty').max(200, 'the title is over 200 characters') }).strict(),
+    output: out<ConversationSummary>(),
+  },
+  deleteConversation: { input: z.object({ id: conversationId }).strict(), output: out<null>() },
+  getChatSettings: { input: empty, output: out<ChatSettingsView>() },
+  setChatSettings: {
+    input: z
+      .object({
+        provider: z.enum(['anthropic', 'openai-compatible']),
+        baseUrl: z.string().max(2000),
+        model: z.string().min(1, 'the model is empty').max(200),
+        autoAllowReadOnly: z.boolean(),
+        rules: z.array(ruleSchema).max(500),
+      })
+      .strict(),
+    output: out<ChatSettingsView>(),
+  },
+  setChatApiKey: {
+    input: z.object({ provider: z.enum(['anthropic', 'openai-compatible']), key: z.string().min(1, 'the key is empty').max(1000) }).strict(),
+    output: out<ChatSettingsView>(),
+  },
+  probeLocalModel: { input: empty, output: out<LocalProbe>() },
+} as const;
+
+export const chatEvents = {
+  chatDelta: out<ChatDelta>(),
+  chatTurnState: out<ChatTurnState>(),
+  toolCallUpdated: out<ToolCallCard>(),
+  approvalRequested: out<ApprovalRequest>(),
+  approvalSettled: out<ApprovalSettled>(),
+} as const;

@@ -1,0 +1,87 @@
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ApprovalStore, approvalsFile } from '../../../src-main/core/approvals/approval-store';
+import type { CatalogTool } from '../../../src-main/core/chat/tool-runtime';
+
+const tool = (server: string, name: string, description = 'd'): CatalogTool => ({
+  name: `${server}__${name}`,
+  server,
+  tool: name,
+  description,
+  inputSchema: { type: 'object' },
+  annotations: {},
+});
+
+let home: string;
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'sb-approvals-'));
+});
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
+
+describe('ApprovalStore', () => {
+  it('finds no grant until one is given', async () => {
+    const store = new ApprovalStore(approvalsFile(home));
+    await store.load();
+    expect(store.lookup(tool('s', 'a'))).toEqual({ kind: 'none' });
+  });
+
+  it('keeps a tool grant across restarts, and reports a changed definition with the approved one', async () => {
+    const first = new ApprovalStore(approvalsFile(home));
+    await first.load();
+    await first.grantTool(tool('s', 'a', 'v1'));
+    const second = new ApprovalStore(approvalsFile(home));
+    await second.load();
+    expect(second.lookup(tool('s', 'a', 'v1'))).toEqual({ kind: 'granted', scope: 'tool' });
+    expect(second.lookup(tool('s', 'a', 'v2'))).toEqual({
+      kind: 'changed',
+      scope: 'tool',
+      approved: { tool: 'a', description: 'v1', inputSchema: { type: 'object' }, annotations: {} },
+    });
+    expect(second.lookup(tool('other', 'a', 'v1'))).toEqual({ kind: 'none' });
+  });
+
+  it('vouches for the server tools present at the first server grant and asks for new ones', async () => {
+    const store = new ApprovalStore(approvalsFile(home));
+    await store.grantServer(tool('s', 'a'), [tool('s', 'a'), tool('s', 'b'), tool('x', 'c')]);
+    expect(store.lookup(tool('s', 'b'))).toEqual({ kind: 'granted', scope: 'server' });
+    expect(store.lookup(tool('s', 'new'))).toEqual({ kind: 'new_tool_on_server' });
+    expect(store.lookup(tool('x', 'c'))).toEqual({ kind: 'none' });
+    await store.grantServer(tool('s', 'new'), [tool('s', 'a'), tool('s', 'b', 'changed'), tool('s', 'new')]);
+    expect(store.lookup(tool('s', 'new'))).toEqual({ kind: 'granted', scope: 'server' });
+    // A later grant for one tool does not silently re-approve another tool's changed definition.
+    expect(store.lookup(tool('s', 'b', 'changed')).kind).toBe('changed');
+  });
+
+  it('writes atomically: one JSON file, no temp files left', async () => {
+    const store = new ApprovalStore(approvalsFile(home));
+    await Promise.all([store.grantTool(tool('s', 'a')), store.grantTool(tool('s', 'b')), store.grantServer(tool('t', 'c'), [tool('t', 'c')])]);
+    expect(await readdir(home)).toEqual(['approvals.json']);
+    const saved = JSON.parse(await readFile(approvalsFile(home), 'utf8'));
+    expect(Object.keys(saved.tools.s).sort()).toEqual(['a', 'b']);
+    expect(saved.tools.s.a.fingerprint).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  it('treats an unreadable file as no grants, so everything asks', async () => {
+    await writeFile(approvalsFile(home), '{"version": 1, "tools": ');
+    const warnings: string[] = [];
+    const store = new ApprovalStore(approvalsFile(home), { info() {}, error() {}, warn: (m) => warnings.push(m) });
+    await store.load();
+    expect(store.lookup(tool('s', 'a'))).toEqual({ kind: 'none' });
+    expect(warnings).toEqual([`ignoring unreadable approvals file ${approvalsFile(home)}; every tool will ask again`]);
+  });
+
+  it('forgets every grant of a revoked server', async () => {
+    const store = new ApprovalStore(approvalsFile(home));
+    await store.grantTool(tool('s', 'a'));
+    await store.grantServer(tool('s', 'b'), [tool('s', 'b')]);
+    await store.grantTool(tool('keep', 'a'));
+    await store.revokeServer('s');
+    expect(store.lookup(tool('s', 'a'))).toEqual({ kind: 'none' });
+    expect(store.lookup(tool('s', 'b'))).toEqual({ kind: 'none' });
+    expect(store.lookup(tool('keep', 'a'))).toEqual({ kind: 'granted', scope: 'tool' });
+  });
+});
