@@ -1,0 +1,82 @@
+import { readFile, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { startWebApp, type RunningWebApp } from './support/web-app';
+
+const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const missing = chromiumMissingReason();
+if (missing) console.warn(`web servers view e2e skipped: ${missing}`);
+
+describe.skipIf(missing !== undefined)('servers view in web mode (Chromium)', () => {
+  let browser: Browser;
+  beforeAll(async () => {
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(app: RunningWebApp): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
+    const pageErrors: string[] = [];
+    page.on('pageerror', (e) => pageErrors.push(e.message));
+    await page.goto(app.url);
+    // The token leaves the address bar: it moved into an HttpOnly cookie.
+    expect(page.url()).not.toContain('token=');
+    expect(pageErrors).toEqual([]);
+    return page;
+  }
+
+  it('lists the configured servers with their state and source, and skips a bad entry with its error', async () => {
+    const config = JSON.stringify(
+      {
+        servers: {
+          everything: { command: process.execPath, args: [everything, 'stdio'] },
+          notes: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], enabled: false },
+          both: { command: 'x', url: 'https://example.com/mcp' },
+        },
+      },
+      null,
+      2,
+    );
+    const app = await startWebApp(async (home) => writeFile(join(home, 'servers.json'), config));
+    try {
+      const page = await open(app);
+      const rows = page.getByRole('list', { name: 'Configured servers' }).getByRole('listitem');
+      await expect.poll(() => rows.count()).toBe(2);
+      const everythingRow = page.locator('[data-server="everything"]');
+      await expect.poll(() => everythingRow.getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
+      expect(await everythingRow.innerText()).toContain(join(app.home, 'servers.json'));
+      expect(await page.locator('[data-server="notes"]').getAttribute('data-state')).toBe('disabled');
+      expect(await page.getByTestId('aggregate-status').innerText()).toBe('MCP 1/1');
+
+      const problems = page.getByRole('alert', { name: 'Configuration problems' });
+      const text = await problems.innerText();
+      expect(text).toContain(`${join(app.home, 'servers.json')}, line 9, column 5`);
+      expect(text).toContain('server "both": has both "command" and "url"; a server is either local (command) or remote (url)');
+      await mkdir('test-results', { recursive: true });
+      await page.screenshot({ path: 'test-results/servers-view.png' });
+    } finally {
+      await app.stop();
+    }
+  });
+
+  it('shows a malformed config file with its line and column and never rewrites it', async () => {
+    // A missing comma after "a": the parser can point at the exact spot.
+    const broken = '{\n  "servers": {\n    "a": { "command": "node" }\n    "b": { "command": "node" }\n  }\n}\n';
+    const app = await startWebApp(async (home) => writeFile(join(home, 'servers.json'), broken));
+    try {
+      const page = await open(app);
+      const problems = page.getByRole('alert', { name: 'Configuration problems' });
+      await expect.poll(() => problems.innerText()).toContain(`${join(app.home, 'servers.json')}, line 4, column 5`);
+      expect(await problems.innerText()).toContain('invalid JSON');
+      expect(await page.getByText('No servers configured yet.').isVisible()).toBe(true);
+      await page.screenshot({ path: 'test-results/servers-view-broken-config.png' });
+      expect(await readFile(join(app.home, 'servers.json'), 'utf8')).toBe(broken);
+    } finally {
+      await app.stop();
+    }
+  });
+});
