@@ -91,19 +91,22 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     sockets.handleUpgrade(req, socket, head, (ws) => sockets.emit('connection', ws, req));
   });
 
+  let closing: Promise<void> | undefined;
+  async function shutDown(): Promise<void> {
+    const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await closeClients(sockets);
+    await new Promise<void>((resolve) => sockets.close(() => resolve()));
+    await httpClosed;
+  }
+
   port = await listen(server, options.port ?? 0);
 
   return {
     url: `http://127.0.0.1:${port}/?${TOKEN_QUERY}=${token}`,
     port,
     token,
-    close: async () => {
-      const httpClosed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      await closeClients(sockets);
-      await new Promise<void>((resolve) => sockets.close(() => resolve()));
-      await httpClosed;
-    },
+    close: () => (closing ??= shutDown()),
   };
 }
 
