@@ -2,7 +2,10 @@ import { parse } from 'jsonc-parser';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../../../src-preload/contract';
+import { AppFailure } from '../app-error';
 import { serversFile } from '../data-home';
+import type { FileVersion } from './atomic-file';
+import { addServers } from './config-writer';
 import { readConfigFile } from './read-config-file';
 import type { ConfigSource } from './server-config';
 
@@ -59,4 +62,33 @@ export function rawEntries(text: string): Record<string, Record<string, unknown>
   if (typeof root !== 'object' || root === null) return {};
   const entries = 'servers' in root ? root.servers : root.mcpServers; // the same key order the parser uses
   return typeof entries === 'object' && entries !== null ? (entries as Record<string, Record<string, unknown>>) : {};
+}
+
+/**
+ * Copy entries from Claude Desktop's file into servers.json, on request only (never a silent merge).
+ * `names` picks some of the preview's entries; without it, all of them. Returns the names added.
+ */
+export async function importClaudeDesktop(
+  home: string,
+  options: { names?: string[]; path?: string; expectedVersion?: FileVersion } = {},
+): Promise<string[]> {
+  const preview = await previewClaudeDesktopImport(home, options.path);
+  if (!preview.found) throw new AppFailure('not_found', `Claude Desktop's config was not found at ${preview.path}`);
+  const available = new Map(preview.toAdd.map((e) => [e.name, e]));
+  const picked = options.names ?? preview.toAdd.map((e) => e.name);
+  const entries: ImportEntry[] = [];
+  for (const name of picked) {
+    const entry = available.get(name);
+    if (!entry) {
+      const why = preview.alreadyPresent.includes(name) ? 'servers.json already has it' : 'it is not a valid server in that file';
+      throw new AppFailure('invalid_input', `cannot import server "${name}" from Claude Desktop: ${why}`);
+    }
+    entries.push(entry);
+  }
+  if (entries.length === 0) {
+    const why = options.names ? 'no server was picked' : 'every valid server there is already in servers.json';
+    throw new AppFailure('invalid_input', `nothing to import from Claude Desktop: ${why}`);
+  }
+  await addServers(home, entries, options.expectedVersion === undefined ? {} : { expectedVersion: options.expectedVersion });
+  return entries.map((e) => e.name);
 }

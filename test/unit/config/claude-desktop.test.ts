@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { claudeDesktopConfigPath, previewClaudeDesktopImport } from '../../../src-main/core/config/claude-desktop';
+import { claudeDesktopConfigPath, importClaudeDesktop, previewClaudeDesktopImport } from '../../../src-main/core/config/claude-desktop';
 
 let root: string;
 let home: string;
@@ -54,5 +54,42 @@ describe('previewClaudeDesktopImport', () => {
 
   it('says the file was not found when Claude Desktop has no config', async () => {
     expect(await previewClaudeDesktopImport(home, claude)).toEqual({ path: claude, found: false, toAdd: [], alreadyPresent: [], problems: [] });
+  });
+});
+
+describe('importClaudeDesktop', () => {
+  const claudeText = JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['fs'] }, mem: { command: 'mem' }, mine: { command: 'theirs' } } });
+  const ownText = '// mine\n{ "servers": { "mine": { "command": "mine" } } }\n';
+
+  beforeEach(async () => {
+    await writeFile(claude, claudeText);
+    await writeFile(join(home, 'servers.json'), ownText);
+  });
+
+  it('copies the picked entries into servers.json on request, never overwriting one it has', async () => {
+    expect(await importClaudeDesktop(home, { path: claude, names: ['fs'] })).toEqual(['fs']);
+    expect(await importClaudeDesktop(home, { path: claude })).toEqual(['mem']);
+    const text = await readFile(join(home, 'servers.json'), 'utf8');
+    expect(text.startsWith('// mine\n')).toBe(true);
+    expect(JSON.parse(text.slice('// mine\n'.length))).toEqual({
+      servers: { mine: { command: 'mine' }, fs: { command: 'npx', args: ['fs'] }, mem: { command: 'mem' } },
+    });
+    expect(await readFile(claude, 'utf8')).toBe(claudeText);
+  });
+
+  it.each([
+    [['mine'], 'cannot import server "mine" from Claude Desktop: servers.json already has it'],
+    [['ghost'], 'cannot import server "ghost" from Claude Desktop: it is not a valid server in that file'],
+    [[], 'nothing to import from Claude Desktop: no server was picked'],
+  ])('refuses %j with an exact message and changes no file', async (names, message) => {
+    await expect(importClaudeDesktop(home, { path: claude, names })).rejects.toMatchObject({ message });
+    expect(await readFile(join(home, 'servers.json'), 'utf8')).toBe(ownText);
+    expect(await readFile(claude, 'utf8')).toBe(claudeText);
+  });
+
+  it('refuses when Claude Desktop has no config file', async () => {
+    const missing = join(root, 'nope.json');
+    await expect(importClaudeDesktop(home, { path: missing })).rejects.toMatchObject({ message: `Claude Desktop's config was not found at ${missing}` });
+    expect(await readFile(join(home, 'servers.json'), 'utf8')).toBe(ownText);
   });
 });

@@ -33,10 +33,10 @@ describe('project list', () => {
     const before = await readFile(projectsFile(home));
     const file = join(root, 'file.txt');
     await writeFile(file, 'x');
-    await expect(addProject(home, 'proj')).rejects.toThrow('a project folder must be an absolute path: proj');
-    await expect(addProject(home, join(root, 'nope'))).rejects.toThrow(`project folder does not exist: ${join(root, 'nope')}`);
-    await expect(addProject(home, file)).rejects.toThrow(`not a folder: ${file}`);
-    await expect(removeProject(home, join(root, 'other'))).rejects.toThrow(`no project folder ${join(root, 'other')} in the list`);
+    await expect(addProject(home, 'proj')).rejects.toMatchObject({ message: 'a project folder must be an absolute path: proj' });
+    await expect(addProject(home, join(root, 'nope'))).rejects.toMatchObject({ message: `project folder does not exist: ${join(root, 'nope')}` });
+    await expect(addProject(home, file)).rejects.toMatchObject({ message: `not a folder: ${file}` });
+    await expect(removeProject(home, join(root, 'other'))).rejects.toMatchObject({ message: `no project folder ${join(root, 'other')} in the list` });
     expect(await readFile(projectsFile(home))).toEqual(before);
   });
 
@@ -48,11 +48,9 @@ describe('project list', () => {
       projects: [],
       problems: [{ file: projectsFile(home), message: `${projectsFile(home)}: "projects" must be an array of absolute folder paths; no project folders were read` }],
     });
-    await expect(addProject(home, proj)).rejects.toThrow(
-      `${projectsFile(home)}: "projects" must be an array of absolute folder paths; fix or delete the file first`,
-    );
+    await expect(addProject(home, proj)).rejects.toMatchObject({ message: `${projectsFile(home)}: "projects" must be an array of absolute folder paths; fix or delete the file first` });
     await writeFile(projectsFile(home), '{ nope');
-    await expect(removeProject(home, proj)).rejects.toThrow(`${projectsFile(home)}: is not valid JSON; fix or delete the file first`);
+    await expect(removeProject(home, proj)).rejects.toMatchObject({ message: `${projectsFile(home)}: is not valid JSON; fix or delete the file first` });
     expect(await readFile(projectsFile(home), 'utf8')).toBe('{ nope');
   });
 });
