@@ -1,0 +1,92 @@
+import Anthropic from '@anthropic-ai/sdk';
+import type { MessageParam, ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ChatMessage } from '../../../../src-preload/contract/chat';
+import { DEFAULT_MAX_TOKENS, type ChatProvider, type StopReason, type TurnEvent, type TurnRequest } from './chat-provider';
+
+export interface AnthropicOptions {
+  apiKey: string;
+  model: string;
+  /** Empty for api.anthropic.com. */
+  baseUrl?: string;
+}
+
+/** Anthropic's Messages API through @anthropic-ai/sdk: the SDK parses the stream and joins tool input JSON. */
+export class AnthropicProvider implements ChatProvider {
+  readonly label: string;
+  private readonly client: Anthropic;
+
+  constructor(private readonly options: AnthropicOptions) {
+    this.label = `Anthropic ${options.model}`;
+    this.client = new Anthropic({ apiKey: options.apiKey, ...(options.baseUrl ? { baseURL: options.baseUrl } : {}), maxRetries: 1 });
+  }
+
+  async *streamTurn(request: TurnRequest): AsyncGenerator<TurnEvent, void, undefined> {
+    const stream = this.client.messages.stream(
+      {
+        model: this.options.model,
+        max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
+        ...(request.system ? { system: request.system } : {}),
+        messages: toAnthropicMessages(request.messages),
+        ...(request.tools.length
+          ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Anthropic.Tool.InputSchema })) }
+          : {}),
+      },
+      { signal: request.signal },
+    );
+    for await (const event of stream) {
+      if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield { type: 'text', delta: event.delta.text };
+    }
+    const final = await stream.finalMessage();
+    for (const block of final.content) {
+      if (block.type === 'tool_use') yield { type: 'tool_call', call: { id: block.id, name: block.name, args: (block.input ?? {}) as Record<string, unknown> } };
+    }
+    yield { type: 'done', stopReason: stopReason(final.stop_reason) };
+  }
+}
+
+function stopReason(reason: string | null): StopReason {
+  switch (reason) {
+    case 'end_turn':
+    case 'stop_sequence':
+      return 'end';
+    case 'tool_use':
+      return 'tool_use';
+    case 'max_tokens':
+      return 'max_tokens';
+    default:
+      return 'other';
+  }
+}
+
+/** Our messages as Anthropic's: tool results ride in a user turn; consecutive same-role turns merge. */
+export function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
+  const out: MessageParam[] = [];
+  const push = (role: 'user' | 'assistant', blocks: ContentBlockParam[]) => {
+    if (blocks.length === 0) return;
+    const last = out.at(-1);
+    if (last && last.role === role) (last.content as ContentBlockParam[]).push(...blocks);
+    else out.push({ role, content: blocks });
+  };
+  for (const message of messages) {
+    switch (message.role) {
+      case 'user':
+        push('user', [{ type: 'text', text: message.text }]);
+        break;
+      case 'assistant':
+        push('assistant', [
+          ...(message.text ? [{ type: 'text' as const, text: message.text }] : []),
+          ...message.toolCalls.map((c) => ({ type: 'tool_use' as const, id: c.id, name: c.name, input: c.args })),
+        ]);
+        break;
+      case 'tool':
+        push(
+          'user',
+          message.results.map((r): ToolResultBlockParam => ({ type: 'tool_result', tool_use_id: r.callId, content: r.textForModel, ...(r.state === 'succeeded' ? {} : { is_error: true }) })),
+        );
+        break;
+      default:
+        message satisfies never;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,41 @@
+/** What the tool loop needs from a model: stream one turn given the conversation and the tools. */
+import type { ChatMessage, ToolCallRequest } from '../../../../src-preload/contract/chat';
+
+export interface ModelTool {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export type StopReason = 'end' | 'tool_use' | 'max_tokens' | 'other';
+
+export type TurnEvent = { type: 'text'; delta: string } | { type: 'tool_call'; call: ToolCallRequest } | { type: 'done'; stopReason: StopReason };
+
+export interface TurnRequest {
+  system?: string;
+  messages: ChatMessage[];
+  tools: ModelTool[];
+  signal: AbortSignal;
+  maxTokens?: number;
+}
+
+export interface ChatProvider {
+  /** e.g. "Anthropic claude-sonnet-4-5" — names the thing at fault in errors. */
+  readonly label: string;
+  /** Text deltas as they arrive, then every tool call of the turn, then done. */
+  streamTurn(request: TurnRequest): AsyncGenerator<TurnEvent, void, undefined>;
+}
+
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** Parse a model's JSON arguments; a bad string becomes an error the model is told about. */
+export function parseToolArguments(raw: string): { args: Record<string, unknown> } | { args: Record<string, unknown>; argsError: string } {
+  if (raw.trim() === '') return { args: {} };
+  try {
+    const parsed: unknown = JSON.parse(raw);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) return { args: parsed as Record<string, unknown> };
+    return { args: {}, argsError: 'the arguments must be a JSON object' };
+  } catch (error) {
+    return { args: {}, argsError: `the arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+  }
+}

@@ -1,0 +1,168 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { z } from 'zod';
+import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../../src-preload/contract/chat';
+import { AppFailure } from '../../app-error';
+import type { Logger, SecretVault } from '../../ports';
+import { writeFileAtomic } from '../atomic-write';
+import { AnthropicProvider } from './anthropic-provider';
+import type { ChatProvider } from './chat-provider';
+import { OpenAiCompatibleProvider } from './openai-provider';
+
+/** Ollama's OpenAI-compatible endpoint: the local default offered when no key is set. */
+export const LOCAL_OPENAI_COMPATIBLE_URL = 'http://127.0.0.1:11434/v1';
+export const OPENAI_DEFAULT_URL = 'https://api.openai.com/v1';
+
+export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
+  provider: 'anthropic',
+  baseUrl: '',
+  model: 'claude-sonnet-4-5',
+  autoAllowReadOnly: false,
+  rules: [],
+};
+
+const settingsSchema = z.object({
+  provider: z.enum(['anthropic', 'openai-compatible']),
+  baseUrl: z.string(),
+  model: z.string().min(1),
+  autoAllowReadOnly: z.boolean(),
+  rules: z.array(z.object({ pattern: z.string().min(1), effect: z.enum(['allow', 'ask', 'deny']) })),
+});
+
+export const chatSettingsFile = (home: string): string => join(home, 'chat-settings.json');
+
+/** Keychain secret each provider reads its API key from (SECURITY S1: never in settings files). */
+export function apiKeyName(provider: ProviderKind): string {
+  switch (provider) {
+    case 'anthropic':
+      return 'anthropic-api-key';
+    case 'openai-compatible':
+      return 'openai-api-key';
+    default:
+      return provider satisfies never;
+  }
+}
+
+const providerTitle = (provider: ProviderKind) => (provider === 'anthropic' ? 'Anthropic' : 'the OpenAI-compatible endpoint');
+
+export function isLoopbackUrl(raw: string): boolean {
+  if (!URL.canParse(raw)) return false;
+  const host = new URL(raw).hostname;
+  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** Checks a base URL; empty means the provider's default. Returns the message naming the fault, or undefined. */
+export function baseUrlProblem(raw: string): string | undefined {
+  if (raw === '') return undefined;
+  if (!URL.canParse(raw)) return `base URL "${raw}" cannot be parsed`;
+  const url = new URL(raw);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `base URL "${raw}" must use https (or http to this computer)`;
+  if (url.protocol === 'http:' && !isLoopbackUrl(raw)) return `base URL "${raw}" uses plain http to another computer; use https so the API key is not sent in the clear`;
+  if (url.username || url.password) return `base URL "${raw}" carries a user name or password; put the key in the keychain instead`;
+  return undefined;
+}
+
+export class ChatSettingsStore {
+  private current: ChatSettings = { ...DEFAULT_CHAT_SETTINGS };
+
+  constructor(
+    private readonly file: string,
+    private readonly logger?: Logger,
+  ) {}
+
+  async load(): Promise<void> {
+    let text: string;
+    try {
+      text = await readFile(this.file, 'utf8');
+    } catch {
+      return;
+    }
+    const parsed = settingsSchema.safeParse((() => { try { return JSON.parse(text); } catch { return undefined; } })());
+    if (parsed.success) this.current = parsed.data;
+    else this.logger?.warn(`ignoring unreadable chat settings ${this.file}; using defaults`);
+  }
+
+  get(): ChatSettings {
+    return structuredClone(this.current);
+  }
+
+  async set(next: ChatSettings): Promise<void> {
+    const problem = baseUrlProblem(next.baseUrl);
+    if (problem) throw new AppFailure('invalid_input', problem);
+    this.current = structuredClone(next);
+    await writeFileAtomic(this.file, JSON.stringify(this.current, null, 2));
+  }
+}
+
+export function effectiveBaseUrl(settings: ChatSettings): string {
+  if (settings.baseUrl) return settings.baseUrl;
+  return settings.provider === 'openai-compatible' ? OPENAI_DEFAULT_URL : '';
+}
+
+/** A key is optional only for an OpenAI-compatible server on this computer (Ollama, LM Studio). */
+const keyOptional = (settings: ChatSettings) => settings.provider === 'openai-compatible' && isLoopbackUrl(effectiveBaseUrl(settings));
+
+export async function settingsView(settings: ChatSettings, vault: SecretVault): Promise<ChatSettingsView> {
+  const name = apiKeyName(settings.provider);
+  let configured = false;
+  let keychainProblem: string | undefined;
+  try {
+    configured = (await vault.get(name)) !== undefined;
+  } catch (error) {
+    keychainProblem = error instanceof Error ? error.message : String(error);
+  }
+  const view: ChatSettingsView = { settings, apiKeyName: name, apiKeyConfigured: configured };
+  if (!configured && !keyOptional(settings)) view.setupHint = keychainProblem ?? missingKeyHint(settings.provider);
+  return view;
+}
+
+function missingKeyHint(provider: ProviderKind): string {
+  return `no API key for ${providerTitle(provider)}: set the keychain secret "${apiKeyName(provider)}" in Settings → Model, or use a local OpenAI-compatible server such as Ollama at ${LOCAL_OPENAI_COMPATIBLE_URL}`;
+}
+
+/** Asks an OpenAI-compatible endpoint for its models; says whether it answers and why not. */
+export async function probeLocalModel(baseUrl = LOCAL_OPENAI_COMPATIBLE_URL): Promise<LocalProbe> {
+  const client = new OpenAI({ apiKey: 'local', baseURL: baseUrl, maxRetries: 0, timeout: 3000 });
+  try {
+    const models: string[] = [];
+    for await (const model of client.models.list()) models.push(model.id);
+    return { baseUrl, reachable: true, models };
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    return { baseUrl, reachable: false, reason: `${error instanceof Error ? error.message : String(error)}${cause}` };
+  }
+}
+
+function describeProbe(probe: LocalProbe): string {
+  return probe.reachable
+    ? `${probe.baseUrl} answers (models: ${probe.models.join(', ') || 'none listed'}); choose "openai-compatible" with that base URL to use it`
+    : `nothing answers at ${probe.baseUrl} (${probe.reason})`;
+}
+
+/**
+ * The provider the settings describe, with its key from the keychain. With no key, the error says
+ * which secret to set and reports whether the local default answers.
+ */
+export async function createProvider(settings: ChatSettings, vault: SecretVault, probeUrl = LOCAL_OPENAI_COMPATIBLE_URL): Promise<ChatProvider> {
+  const problem = baseUrlProblem(settings.baseUrl);
+  if (problem) throw new AppFailure('invalid_input', problem);
+  const optional = keyOptional(settings);
+  let key: string | undefined;
+  try {
+    key = await vault.get(apiKeyName(settings.provider));
+  } catch (error) {
+    if (!optional) throw error;
+  }
+  if (!key && !optional) {
+    throw new AppFailure('unavailable', `${missingKeyHint(settings.provider)}; probed just now: ${describeProbe(await probeLocalModel(probeUrl))}`);
+  }
+  switch (settings.provider) {
+    case 'anthropic':
+      return new AnthropicProvider({ apiKey: key!, model: settings.model, baseUrl: settings.baseUrl });
+    case 'openai-compatible':
+      return new OpenAiCompatibleProvider({ apiKey: key ?? 'local', model: settings.model, baseUrl: effectiveBaseUrl(settings) });
+    default:
+      return settings.provider satisfies never;
+  }
+}
