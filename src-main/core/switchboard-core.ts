@@ -1,9 +1,10 @@
-import type { Handlers, ServersSnapshot, ServerView } from '../../src-preload/contract';
+import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
 import { AppFailure } from './app-error';
 import { loadConfig } from './config/load-config';
-import type { ServerConfig } from './config/server-config';
 import { serversFile } from './data-home';
 import { EventHub } from './event-hub';
+import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
+import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
 import type { Logger, SecretVault, UrlOpener } from './ports';
 import { aggregateStatus } from './status';
 
@@ -12,16 +13,21 @@ export interface CoreDeps {
   vault: SecretVault;
   opener: UrlOpener;
   logger: Logger;
+  /** Tuning and plug-ins for the MCP manager (OAuth provider, backoff, timers in tests). */
+  mcp?: Omit<McpManagerDeps, 'home' | 'logger'>;
 }
 
 /** The whole app in plain Node; the Electron shell and the web host are thin adapters over it. */
 export class SwitchboardCore {
   readonly events = new EventHub();
-  private configs: ServerConfig[] = [];
-  private snapshotCache: ServersSnapshot;
+  readonly mcp: McpManager;
+  private problems: ConfigProblem[] = [];
+  private shadowed: Record<string, string[]> = {};
+  private mcpDisabled = false;
 
   constructor(private readonly deps: CoreDeps) {
-    this.snapshotCache = this.buildSnapshot([], [], false);
+    this.mcp = new McpManager({ home: deps.home, logger: deps.logger, ...deps.mcp });
+    this.mcp.onChange(() => this.events.emit('serversChanged', this.snapshot()));
   }
 
   get configPath(): string {
@@ -32,57 +38,58 @@ export class SwitchboardCore {
     await this.reload();
   }
 
-  async stop(): Promise<void> {}
+  /** Stops every server (whole process groups); nothing is left running. */
+  async stop(): Promise<void> {
+    await this.mcp.stop();
+  }
 
   snapshot(): ServersSnapshot {
-    return this.snapshotCache;
+    const servers = this.mcp.statuses().map((s) => serverView(s, this.shadowed[s.name] ?? []));
+    return { servers, problems: this.problems, status: aggregateStatus(servers, this.mcpDisabled), configPath: this.configPath };
   }
 
   private async reload(): Promise<void> {
     const loaded = await loadConfig({ home: this.deps.home });
-    this.configs = loaded.servers;
-    this.snapshotCache = this.buildSnapshot(loaded.servers, loaded.problems, loaded.mcpDisabled);
-    this.events.emit('serversChanged', this.snapshotCache);
-  }
-
-  private buildSnapshot(configs: ServerConfig[], problems: ServersSnapshot['problems'], mcpDisabled: boolean): ServersSnapshot {
-    const servers: ServerView[] = configs.map((c) => ({
-      name: c.name,
-      transport: c.kind === 'stdio' ? 'stdio' : c.transport === 'sse' ? 'sse' : 'http',
-      source: c.source.path,
-      enabled: c.enabled,
-      state: c.enabled && !mcpDisabled ? 'connecting' : 'disabled',
-      toolCount: 0,
-      shadowed: [],
-    }));
-    return { servers, problems, status: aggregateStatus(servers, mcpDisabled), configPath: this.configPath };
-  }
-
-  private requireServer(name: string): ServerConfig {
-    const config = this.configs.find((c) => c.name === name);
-    if (!config) throw new AppFailure('not_found', `no server named "${name}"`);
-    return config;
+    this.problems = loaded.problems;
+    this.shadowed = loaded.shadowed;
+    this.mcpDisabled = loaded.mcpDisabled;
+    await this.mcp.apply(loaded.servers, { mcpDisabled: loaded.mcpDisabled });
   }
 
   readonly handlers: Handlers = {
     listServers: async () => this.snapshot(),
     reconnectServer: async ({ name }) => {
-      this.requireServer(name);
+      await this.mcp.reconnect(name);
       return null;
     },
-    reconnectAll: async () => null,
+    reconnectAll: async () => {
+      await this.mcp.reconnectAll();
+      return null;
+    },
     setServerEnabled: async ({ name }) => {
-      this.requireServer(name);
+      if (!this.mcp.status(name)) missing(name);
+      throw new AppFailure('unavailable', 'enabling and disabling servers is not wired to the config writer yet');
+    },
+    serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
+    listTools: async ({ server }) => this.mcp.tools(server).map(toolView),
+    setToolEnabled: async ({ name, enabled }) => {
+      await this.mcp.setToolEnabled(name, enabled);
       return null;
     },
-    serverLogs: async ({ name }) => {
-      this.requireServer(name);
-      return { name, stderr: [] };
-    },
-    listTools: async () => [],
+    listResources: async ({ name }) => ({
+      resources: this.mcp.resources(name).map((r) => resourceView(name, r)),
+      templates: (await this.mcp.listResourceTemplates(name)).map((t) => resourceTemplateView(name, t)),
+    }),
+    readResource: async ({ name, uri }) => resourceContentViews(await this.mcp.readResource(name, uri)),
+    listPrompts: async ({ server }) => this.mcp.prompts(server).map(({ server: s, prompt }) => promptView(s, prompt)),
+    getPrompt: async ({ name, prompt, arguments: args }) => promptResultView(await this.mcp.getPrompt(name, prompt, args ?? {})),
     openExternal: async ({ url }) => {
       await this.deps.opener.open(url);
       return null;
     },
   };
+}
+
+function missing(name: string): never {
+  throw new AppFailure('not_found', `no server named "${name}"`);
 }

@@ -25,6 +25,8 @@ export interface ServerView {
   /** Epoch ms of the next reconnect attempt while backing_off. */
   nextAttemptAt?: number;
   toolCount: number;
+  /** The tools shown come from the cache; the server has not answered yet. */
+  toolsPending?: boolean;
   /** Same name in lower-priority sources, listed but never merged. */
   shadowed: string[];
 }
@@ -64,13 +66,68 @@ export interface ToolView {
   server: string;
   /** Namespaced, LLM-safe name: <server>__<tool>. */
   name: string;
+  /** The server's own name for the tool. */
+  tool: string;
   title?: string;
   description?: string;
+  /** JSON Schema of the arguments, shown in full (SECURITY A2); object schemas always carry "properties". */
+  inputSchema: Record<string, unknown>;
+  annotations?: Record<string, unknown>;
   enabled: boolean;
+  /** Known from the cache; the server has not answered yet. */
   pending: boolean;
+  /** Why the name is not plain <server>__<tool> (sanitized, or suffixed after a collision). */
+  note?: string;
+}
+
+export interface ResourceView {
+  server: string;
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface ResourceTemplateView {
+  server: string;
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+/** One item of resources/read; text or base64 blob. */
+export interface ResourceContentView {
+  uri: string;
+  mimeType?: string;
+  text?: string;
+  blob?: string;
+}
+
+export interface PromptView {
+  server: string;
+  name: string;
+  title?: string;
+  description?: string;
+  arguments: { name: string; description?: string; required: boolean }[];
+}
+
+export interface PromptMessageView {
+  role: 'user' | 'assistant';
+  /** Text of a text part; other parts are described in brackets. */
+  text: string;
+}
+
+export interface PromptResultView {
+  description?: string;
+  messages: PromptMessageView[];
 }
 
 const byServer = z.object({ name: serverName }).strict();
+const toolName = z.string().min(1).max(200);
+const resourceUri = z.string().min(1).max(8192);
 
 export const serverInvokes = {
   listServers: { input: empty, output: out<ServersSnapshot>() },
@@ -79,6 +136,14 @@ export const serverInvokes = {
   setServerEnabled: { input: z.object({ name: serverName, enabled: z.boolean() }).strict(), output: out<null>() },
   serverLogs: { input: byServer, output: out<ServerLogs>() },
   listTools: { input: z.object({ server: serverName.optional() }).strict(), output: out<ToolView[]>() },
+  setToolEnabled: { input: z.object({ name: toolName, enabled: z.boolean() }).strict(), output: out<null>() },
+  listResources: { input: byServer, output: out<{ resources: ResourceView[]; templates: ResourceTemplateView[] }>() },
+  readResource: { input: z.object({ name: serverName, uri: resourceUri }).strict(), output: out<ResourceContentView[]>() },
+  listPrompts: { input: z.object({ server: serverName.optional() }).strict(), output: out<PromptView[]>() },
+  getPrompt: {
+    input: z.object({ name: serverName, prompt: z.string().min(1).max(200), arguments: z.record(z.string(), z.string()).optional() }).strict(),
+    output: out<PromptResultView>(),
+  },
   openExternal: { input: z.object({ url: z.string().max(8192) }).strict(), output: out<null>() },
 } as const;
 

@@ -1,0 +1,72 @@
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { ChildExit } from './stdio-transport';
+
+export interface Failure {
+  state: 'error' | 'needs_auth';
+  reason: string;
+  /** Worth retrying with backoff when it happens to a server that was up (a crash, a drop). */
+  retryable: boolean;
+}
+
+export interface FailureContext {
+  phase: string;
+  timeoutMs: number;
+  exit?: ChildExit;
+  /** A fatal condition the transport recorded (e.g. a stdout line over the cap). */
+  fatal?: string;
+  url?: string;
+}
+
+export const SIGN_IN_REQUIRED = 'HTTP 401: sign-in required';
+
+/** Turn whatever a connect attempt threw into the state and the sentence the user sees. */
+export function explainFailure(error: unknown, context: FailureContext): Failure {
+  if (context.fatal) return { state: 'error', reason: context.fatal, retryable: false };
+  if (isUnauthorized(error)) return { state: 'needs_auth', reason: SIGN_IN_REQUIRED, retryable: false };
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return { state: 'error', reason: `timed out after ${seconds(context.timeoutMs)} during ${context.phase}`, retryable: true };
+  }
+  if (context.exit) return { state: 'error', reason: `${describeExit(context.exit)} during ${context.phase}`, retryable: true };
+  const code = httpCode(error);
+  if (code === 403) return { state: 'error', reason: `HTTP 403: access denied by ${host(context.url)}`, retryable: false };
+  if (code !== undefined && code > 0) return { state: 'error', reason: `HTTP ${code} from ${context.url ?? 'the server'} during ${context.phase}`, retryable: code >= 500 };
+  const errno = systemCode(error);
+  if (errno === 'ECONNREFUSED') return { state: 'error', reason: `connection refused by ${host(context.url)}`, retryable: true };
+  if (errno === 'ENOTFOUND') return { state: 'error', reason: `host not found: ${host(context.url)}`, retryable: true };
+  if (errno === 'ENOENT' || errno === 'EACCES') return { state: 'error', reason: `cannot start the server: ${(error as Error).message}`, retryable: false };
+  const message = error instanceof Error ? error.message : String(error);
+  return { state: 'error', reason: `${message} during ${context.phase}`, retryable: true };
+}
+
+export function describeExit(exit: ChildExit): string {
+  return exit.signal ? `killed by ${exit.signal}` : `exited with code ${exit.code ?? 'unknown'}`;
+}
+
+export function isUnauthorized(error: unknown): boolean {
+  return error instanceof UnauthorizedError || httpCode(error) === 401;
+}
+
+function httpCode(error: unknown): number | undefined {
+  if (error instanceof StreamableHTTPError || error instanceof SseError) return error.code;
+  return undefined;
+}
+
+/** fetch wraps socket errors: the errno lives on error.cause. */
+function systemCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+function seconds(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000} s` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function host(url: string | undefined): string {
+  return url && URL.canParse(url) ? new URL(url).host : 'the server';
+}

@@ -1,0 +1,415 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import {
+  ErrorCode,
+  McpError,
+  type GetPromptResult,
+  type Prompt,
+  type ReadResourceResult,
+  type Resource,
+  type ResourceTemplate,
+  type Root,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { pathToFileURL } from 'node:url';
+import { basename } from 'node:path';
+import type { TransportKind } from '../../../src-preload/contract';
+import { AppFailure } from '../app-error';
+import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
+import { systemClock, type Clock, type Logger } from '../ports';
+import { DEFAULT_BACKOFF, formatDuration, type BackoffPolicy } from './backoff';
+import { DEFAULT_TEXT_CAP, mapCallResult, type ToolCallResult } from './call-result';
+import { launchHash } from './launch-hash';
+import { loginShellPath } from './login-path';
+import { isSessionExpired } from './remote-connect';
+import { realScheduler, ServerConnection, type ExpandResult, type Scheduler } from './server-connection';
+import type { ServerState } from './server-state';
+import { DEFAULT_MAX_LINE_BYTES } from './stdio-transport';
+import { buildCatalog, type Catalog, type CatalogTool } from './tool-catalog';
+import { ToolCache } from './tool-cache';
+import type { NameCollision } from './tool-naming';
+import { ToolSettings } from './tool-settings';
+
+export interface McpManagerDeps {
+  /** Data home: tool cache and per-tool settings live here. */
+  home: string;
+  logger: Logger;
+  clock?: Clock;
+  scheduler?: Scheduler;
+  backoff?: Partial<BackoffPolicy>;
+  /** The login-shell PATH used to resolve commands (default: read once from the user's shell). */
+  loginPath?: () => Promise<string>;
+  maxLineBytes?: number;
+  stopGraceMs?: number;
+  /** Text over this many characters in a tool result is cut to head + tail. */
+  textCap?: number;
+  /** `${VAR}` / `${secret:NAME}` expansion before each connect; { ok: false } puts the server in error, no launch. */
+  expand?: (config: ServerConfig) => Promise<ExpandResult>;
+  /** Trust gate for stdio servers the user did not write through Switchboard; absent = never trusted. */
+  trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
+  /** OAuth for remote servers (SDK OAuthClientProvider); undefined = no sign-in for that server. */
+  authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
+}
+
+/** What the snapshot needs of one server. */
+export interface ServerStatus {
+  name: string;
+  config: ServerConfig;
+  state: ServerState;
+  transport: TransportKind;
+  toolCount: number;
+  pendingTools: boolean;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** Hard maximum for one tool call, as a multiple of the per-call (progress-reset) timeout. */
+const HARD_MAX_FACTOR = 10;
+const COALESCE_MS = 15;
+
+/**
+ * Every configured MCP server, connected in parallel and kept alive; the tool catalog built
+ * from them; calls, resources, prompts and roots. One server's failure never touches another.
+ */
+export class McpManager {
+  private readonly connections = new Map<string, ServerConnection>();
+  private readonly cache: ToolCache;
+  readonly settings: ToolSettings;
+  private settingsLoaded: Promise<void> | undefined;
+  private readonly listeners = new Set<() => void>();
+  private readonly resourceListeners = new Set<(server: string, uri: string) => void>();
+  private readonly cachedToolsWritten = new WeakMap<ServerConnection, Tool[]>();
+  private catalogMemo: Catalog | undefined;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private rootList: Root[] = [];
+  private mcpDisabled = false;
+
+  constructor(private readonly deps: McpManagerDeps) {
+    this.cache = new ToolCache(deps.home);
+    this.settings = new ToolSettings(deps.home);
+  }
+
+  /**
+   * Make the running set match the config: unchanged servers keep running, servers whose
+   * launch hash changed restart, removed ones stop, added ones start. Returns once every
+   * change is under way (connections finish in the background; watch onChange).
+   */
+  async apply(configs: ServerConfig[], options: { mcpDisabled?: boolean } = {}): Promise<void> {
+    this.settingsLoaded ??= this.settings.load();
+    await this.settingsLoaded;
+    const wasDisabled = this.mcpDisabled;
+    this.mcpDisabled = options.mcpDisabled ?? false;
+    const wanted = new Map(configs.map((c) => [c.name, c]));
+    const stopping: Promise<void>[] = [];
+    for (const [name, connection] of this.connections) {
+      const next = wanted.get(name);
+      if (!next || launchHash(next) !== connection.hash) {
+        this.connections.delete(name);
+        stopping.push(connection.stop());
+      }
+    }
+    await Promise.all(stopping);
+    for (const config of configs) {
+      const existing = this.connections.get(config.name);
+      if (existing) {
+        const enabledChanged = existing.config.enabled !== config.enabled;
+        existing.updateConfig(config);
+        if (this.mcpDisabled) {
+          if (!wasDisabled) void existing.disable(this.offReason(config));
+        } else if (enabledChanged || wasDisabled) void existing.reconnect();
+        continue;
+      }
+      const cached = config.enabled ? await this.cache.read(launchHash(config)) : undefined;
+      const connection = new ServerConnection(config, this.connectionDeps(), cached);
+      this.connections.set(config.name, connection);
+      if (this.mcpDisabled) void connection.disable(this.offReason(config));
+      else connection.start();
+    }
+    this.changed();
+  }
+
+  private offReason(config: ServerConfig): string {
+    return `MCP is switched off in ${config.source.path}`;
+  }
+
+  private connectionDeps() {
+    return {
+      logger: this.deps.logger,
+      clock: this.deps.clock ?? systemClock,
+      scheduler: this.deps.scheduler ?? realScheduler,
+      backoff: { ...DEFAULT_BACKOFF, ...this.deps.backoff },
+      loginPath: this.deps.loginPath ?? loginShellPath,
+      maxLineBytes: this.deps.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      stopGraceMs: this.deps.stopGraceMs ?? 2000,
+      ...(this.deps.expand ? { expand: this.deps.expand } : {}),
+      ...(this.deps.trust ? { trust: this.deps.trust } : {}),
+      ...(this.deps.authProviderFor ? { authProviderFor: this.deps.authProviderFor } : {}),
+      roots: () => this.rootList,
+      onChange: (connection: ServerConnection) => this.connectionChanged(connection),
+      onResourceUpdated: (server: string, uri: string) => {
+        for (const listener of this.resourceListeners) listener(server, uri);
+      },
+    };
+  }
+
+  private connectionChanged(connection: ServerConnection): void {
+    if (this.connections.get(connection.name) !== connection) return; // a replaced connection winding down
+    if (connection.toolsLive && this.cachedToolsWritten.get(connection) !== connection.tools) {
+      this.cachedToolsWritten.set(connection, connection.tools);
+      this.cache.write(connection.hash, connection.tools).catch((error: unknown) => {
+        this.deps.logger.warn(`mcp: could not write the tool cache for ${connection.name}`, { error: String(error) });
+      });
+    }
+    this.changed();
+  }
+
+  /** Listeners hear about any state, list or log change, coalesced into one call per burst. */
+  onChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  onResourceUpdated(listener: (server: string, uri: string) => void): () => void {
+    this.resourceListeners.add(listener);
+    return () => this.resourceListeners.delete(listener);
+  }
+
+  private changed(): void {
+    this.catalogMemo = undefined;
+    if (this.flushTimer) return;
+    this.flushTimer = setTimeout(() => {
+      this.flushTimer = undefined;
+      for (const listener of this.listeners) listener();
+    }, COALESCE_MS);
+  }
+
+  statuses(): ServerStatus[] {
+    const counts = new Map<string, number>();
+    for (const tool of this.catalog().tools) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
+    return [...this.connections.values()].map((c) => ({
+      name: c.name,
+      config: c.config,
+      state: c.state,
+      transport: c.transportKind,
+      toolCount: counts.get(c.name) ?? 0,
+      pendingTools: !c.toolsLive && c.tools.length > 0,
+    }));
+  }
+
+  status(name: string): ServerStatus | undefined {
+    return this.statuses().find((s) => s.name === name);
+  }
+
+  logs(name: string): string[] {
+    return this.require(name).logs.snapshot();
+  }
+
+  /** Resolves once no server is still connecting (or after timeoutMs): for the CLI and tests. */
+  async settled(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while ([...this.connections.values()].some((c) => c.state.kind === 'connecting') && Date.now() < deadline) {
+      await new Promise<void>((done) => {
+        const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
+        const off = this.onChange(finish);
+        function finish() {
+          clearTimeout(timer);
+          off();
+          done();
+        }
+      });
+    }
+  }
+
+  async reconnect(name: string): Promise<void> {
+    if (this.mcpDisabled) throw new AppFailure('conflict', 'MCP is switched off; switch it on to connect servers');
+    await this.require(name).reconnect();
+  }
+
+  async reconnectAll(): Promise<void> {
+    if (this.mcpDisabled) throw new AppFailure('conflict', 'MCP is switched off; switch it on to connect servers');
+    await Promise.all([...this.connections.values()].map((c) => c.reconnect()));
+  }
+
+  /** Stop every server and its process group; nothing is left running. */
+  async stop(): Promise<void> {
+    const all = [...this.connections.values()];
+    this.connections.clear();
+    await Promise.all(all.map((c) => c.stop()));
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+  }
+
+  // ---- tools ----
+
+  catalog(): Catalog {
+    this.catalogMemo ??= buildCatalog(
+      [...this.connections.values()]
+        .filter((c) => c.state.kind === 'connected' || ((c.state.kind === 'connecting' || c.state.kind === 'backing_off') && !c.toolsLive))
+        .map((c) => ({ server: c.name, ...(c.config.prefix ? { prefix: c.config.prefix } : {}), tools: c.tools, pending: c.state.kind !== 'connected' })),
+      (server, tool) => this.settings.isEnabled(server, tool),
+    );
+    return this.catalogMemo;
+  }
+
+  tools(server?: string): CatalogTool[] {
+    if (server !== undefined) this.require(server);
+    const all = this.catalog().tools;
+    return server === undefined ? all : all.filter((t) => t.server === server);
+  }
+
+  collisions(): NameCollision[] {
+    return this.catalog().collisions;
+  }
+
+  async setToolEnabled(name: string, enabled: boolean): Promise<void> {
+    const tool = this.findTool(name);
+    await this.settings.set(tool.server, tool.tool, enabled);
+    this.changed();
+  }
+
+  private findTool(name: string): CatalogTool {
+    const tool = this.catalog().tools.find((t) => t.name === name);
+    if (!tool) throw new AppFailure('not_found', `no tool named "${name}"`);
+    return tool;
+  }
+
+  /** An unknown name may belong to a server still starting with no cached list: wait for those, then look again. */
+  private async findToolWaiting(name: string): Promise<CatalogTool> {
+    const found = this.catalog().tools.find((t) => t.name === name);
+    if (found) return found;
+    const starting = [...this.connections.values()].filter((c) => !c.toolsLive && (c.state.kind === 'connecting' || c.state.kind === 'backing_off'));
+    await Promise.all(starting.map((c) => c.connectedClient(c.config.timeout * 1000).catch(() => undefined)));
+    return this.findTool(name);
+  }
+
+  /** Call a tool by its namespaced catalog name (what the model sees). */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallResult> {
+    const tool = await this.findToolWaiting(name);
+    if (!tool.enabled) throw new AppFailure('conflict', `tool "${name}" is disabled`);
+    return this.callServerTool(tool.server, tool.tool, args, options);
+  }
+
+  /**
+   * Call a server's tool by its own name. Waits for a connecting server within its connect
+   * timeout; times out per call (reset by progress, with a hard maximum); a server that forgot
+   * its HTTP session is re-initialized once, transparently.
+   */
+  async callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallResult> {
+    const connection = this.require(server);
+    const client = await connection.connectedClient(connection.config.timeout * 1000);
+    if (connection.toolsLive && !connection.tools.some((t) => t.name === tool)) {
+      throw new AppFailure('not_found', `server "${server}" has no tool "${tool}"`);
+    }
+    const timeout = connection.config.toolTimeout * 1000;
+    const run = (c: typeof client) =>
+      c.callTool({ name: tool, arguments: args }, undefined, {
+        timeout,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: timeout * HARD_MAX_FACTOR,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+      });
+    try {
+      let raw: unknown;
+      try {
+        raw = await run(client);
+      } catch (error) {
+        if (!isSessionExpired(error)) throw error;
+        connection.logs.push('[switchboard] the server forgot our session (HTTP 404); re-initializing once');
+        raw = await run(await connection.reinitialize());
+      }
+      return mapCallResult(raw, this.deps.textCap ?? DEFAULT_TEXT_CAP);
+    } catch (error) {
+      throw this.callFailure(connection, tool, timeout, error, options.signal);
+    }
+  }
+
+  private callFailure(connection: ServerConnection, tool: string, timeoutMs: number, error: unknown, signal?: AbortSignal): AppFailure {
+    const what = `tool "${tool}" on server "${connection.name}"`;
+    if (error instanceof AppFailure) return error;
+    if (signal?.aborted) return new AppFailure('unavailable', `${what} was cancelled`);
+    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      const hardMax = /maximum total timeout/i.test(error.message);
+      return new AppFailure(
+        'unavailable',
+        hardMax
+          ? `${what} ran past the hard maximum of ${formatDuration(timeoutMs * HARD_MAX_FACTOR)}; cancelled`
+          : `${what} timed out after ${formatDuration(timeoutMs)} without progress; cancelled`,
+      );
+    }
+    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      const after = connection.state.kind === 'connected' ? '' : ` (${connection.state.reason})`;
+      return new AppFailure('unavailable', `server "${connection.name}" disconnected during the call to "${tool}"${after}`);
+    }
+    if (error instanceof McpError) return new AppFailure('internal', `server "${connection.name}" rejected the call to "${tool}": ${error.message}`);
+    const message = error instanceof Error ? error.message : String(error);
+    if (connection.config.kind === 'remote') connection.markDropped(`request failed: ${message}`);
+    return new AppFailure('unavailable', `${what} failed: ${message}`);
+  }
+
+  // ---- resources and prompts ----
+
+  resources(server: string): Resource[] {
+    return this.require(server).resources;
+  }
+
+  async listResourceTemplates(server: string): Promise<ResourceTemplate[]> {
+    const client = await this.clientFor(server);
+    if (!client.getServerCapabilities()?.resources) return [];
+    return (await client.listResourceTemplates()).resourceTemplates;
+  }
+
+  async readResource(server: string, uri: string): Promise<ReadResourceResult> {
+    const client = await this.clientFor(server);
+    return client.readResource({ uri });
+  }
+
+  async subscribeResource(server: string, uri: string): Promise<void> {
+    const client = await this.clientFor(server);
+    if (!client.getServerCapabilities()?.resources?.subscribe) throw new AppFailure('conflict', `server "${server}" does not offer resource subscriptions`);
+    await client.subscribeResource({ uri });
+  }
+
+  async unsubscribeResource(server: string, uri: string): Promise<void> {
+    const client = await this.clientFor(server);
+    await client.unsubscribeResource({ uri });
+  }
+
+  prompts(server?: string): { server: string; prompt: Prompt }[] {
+    const connections = server === undefined ? [...this.connections.values()] : [this.require(server)];
+    return connections.filter((c) => c.state.kind === 'connected').flatMap((c) => c.prompts.map((prompt) => ({ server: c.name, prompt })));
+  }
+
+  async getPrompt(server: string, name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
+    const client = await this.clientFor(server);
+    return client.getPrompt({ name, arguments: args });
+  }
+
+  private async clientFor(server: string) {
+    const connection = this.require(server);
+    return connection.connectedClient(connection.config.timeout * 1000);
+  }
+
+  // ---- roots ----
+
+  /** The folders the user picked, served to servers that ask (roots/list); servers are told when they change. */
+  setRoots(folders: string[]): void {
+    this.rootList = folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) || folder }));
+    for (const connection of this.connections.values()) {
+      if (connection.state.kind !== 'connected') continue;
+      connection.client.sendRootsListChanged().catch(() => {});
+    }
+  }
+
+  roots(): Root[] {
+    return [...this.rootList];
+  }
+
+  private require(name: string): ServerConnection {
+    const connection = this.connections.get(name);
+    if (!connection) throw new AppFailure('not_found', `no server named "${name}"`);
+    return connection;
+  }
+}

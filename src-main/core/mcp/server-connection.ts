@@ -1,0 +1,404 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  ListRootsRequestSchema,
+  LoggingMessageNotificationSchema,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type Prompt,
+  type Resource,
+  type Root,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { TransportKind } from '../../../src-preload/contract';
+import { AppFailure } from '../app-error';
+import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
+import type { Clock, Logger } from '../ports';
+import { CrashTracker, formatDuration, type BackoffPolicy } from './backoff';
+import { childEnvironment } from './child-env';
+import { describeExit, explainFailure, type Failure } from './failure-reason';
+import { launchHash } from './launch-hash';
+import { LineRing } from './line-ring';
+import { resolveCommand } from './login-path';
+import { connectRemote, remoteUrlProblem } from './remote-connect';
+import type { ServerState } from './server-state';
+import { StdioProcessTransport } from './stdio-transport';
+
+export type ExpandResult = { ok: true; config: ServerConfig; warnings: string[] } | { ok: false; message: string };
+
+/** Timers a connection uses for backoff; injectable so tests can run the clock. */
+export interface Scheduler {
+  setTimeout(callback: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export const realScheduler: Scheduler = {
+  setTimeout: (callback, ms) => setTimeout(callback, ms),
+  clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export interface ConnectionDeps {
+  logger: Logger;
+  clock: Clock;
+  scheduler: Scheduler;
+  backoff: BackoffPolicy;
+  loginPath: () => Promise<string>;
+  maxLineBytes: number;
+  stopGraceMs: number;
+  expand?: (config: ServerConfig) => Promise<ExpandResult>;
+  trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
+  authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
+  roots: () => Root[];
+  /** State, logs or lists changed. */
+  onChange: (connection: ServerConnection) => void;
+  onResourceUpdated: (server: string, uri: string) => void;
+}
+
+interface Session {
+  client: Client;
+  transport: Transport;
+  kind: TransportKind;
+  stdio?: StdioProcessTransport;
+}
+
+const CLIENT_INFO = { name: 'switchboard', version: '0.1.0' };
+
+/** One configured server: its state machine, its live session, its lists and its log ring. */
+export class ServerConnection {
+  state: ServerState;
+  readonly logs = new LineRing(200);
+  /** Last known tools: from the cache until the server answers (live = false), then live. */
+  tools: Tool[] = [];
+  toolsLive = false;
+  resources: Resource[] = [];
+  prompts: Prompt[] = [];
+
+  private session: Session | undefined;
+  private generation = 0;
+  private retryTimer: unknown;
+  private readonly crashes: CrashTracker;
+  private readonly settledWaiters = new Set<() => void>();
+  private stopped = false;
+
+  constructor(
+    public config: ServerConfig,
+    private readonly deps: ConnectionDeps,
+    cachedTools?: Tool[],
+  ) {
+    this.state = config.enabled ? { kind: 'connecting', reason: 'waiting to start' } : { kind: 'disabled', reason: disabledReason(config) };
+    if (cachedTools) this.tools = cachedTools;
+    this.crashes = new CrashTracker(deps.backoff, deps.clock);
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get hash(): string {
+    return launchHash(this.config);
+  }
+
+  get transportKind(): TransportKind {
+    if (this.session) return this.session.kind;
+    return this.config.kind === 'stdio' ? 'stdio' : this.config.transport === 'sse' ? 'sse' : 'http';
+  }
+
+  /** The live client; throws when the server is not connected. */
+  get client(): Client {
+    if (this.state.kind !== 'connected' || !this.session) throw this.notConnected();
+    return this.session.client;
+  }
+
+  start(): void {
+    void this.connect(false);
+  }
+
+  /** By hand: forget past crashes and connect again now. */
+  reconnect(): Promise<void> {
+    this.crashes.reset();
+    return this.connect(false);
+  }
+
+  /** Fields that do not change the launch (timeouts, approval, enabled-at-start) follow without a restart. */
+  updateConfig(config: ServerConfig): void {
+    this.config = config;
+  }
+
+  /** Switched off (MCP off as a whole): nothing runs, the state says why. */
+  async disable(reason: string): Promise<void> {
+    this.generation++;
+    this.cancelRetry();
+    await this.closeSession();
+    this.setState({ kind: 'disabled', reason });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.generation++;
+    this.cancelRetry();
+    await this.closeSession();
+    this.wakeWaiters();
+  }
+
+  /** Wait (within timeoutMs) for a connecting or backing-off server; used by calls to pending tools. */
+  async connectedClient(timeoutMs: number): Promise<Client> {
+    const deadline = this.deps.clock.now() + timeoutMs;
+    for (;;) {
+      if (this.state.kind === 'connected' && this.session) return this.session.client;
+      if (this.state.kind !== 'connecting' && this.state.kind !== 'backing_off') throw this.notConnected();
+      const left = deadline - this.deps.clock.now();
+      if (left <= 0) throw new AppFailure('unavailable', `server "${this.name}" did not connect within ${formatDuration(timeoutMs)} (${this.state.kind}: ${this.state.reason})`);
+      await this.nextChange(left);
+    }
+  }
+
+  /** The server forgot our HTTP session (404): open a new one in place, without a visible state change. */
+  async reinitialize(): Promise<Client> {
+    const generation = ++this.generation;
+    await this.closeSession();
+    const session = await this.open(this.config, generation);
+    if (!session) throw this.notConnected();
+    return session.client;
+  }
+
+  private notConnected(): AppFailure {
+    return new AppFailure('unavailable', `server "${this.name}" is not connected (${this.state.kind}: ${this.state.reason})`);
+  }
+
+  private nextChange(timeoutMs: number): Promise<void> {
+    return new Promise((done) => {
+      const finish = () => {
+        clearTimeout(timer);
+        this.settledWaiters.delete(finish);
+        done();
+      };
+      const timer = setTimeout(finish, timeoutMs);
+      this.settledWaiters.add(finish);
+    });
+  }
+
+  private setState(state: ServerState): void {
+    this.state = state;
+    if (state.kind === 'connected') this.deps.logger.info(`mcp: ${this.name} connected`);
+    else if (state.kind !== 'connecting') this.deps.logger.info(`mcp: ${this.name} ${state.kind}: ${state.reason}`);
+    this.wakeWaiters();
+    this.deps.onChange(this);
+  }
+
+  private wakeWaiters(): void {
+    const waiters = [...this.settledWaiters];
+    this.settledWaiters.clear();
+    for (const wake of waiters) wake();
+  }
+
+  private async connect(recovering: boolean): Promise<void> {
+    if (this.stopped) return;
+    const generation = ++this.generation;
+    this.cancelRetry();
+    await this.closeSession();
+    if (generation !== this.generation) return;
+    if (!this.config.enabled) return this.setState({ kind: 'disabled', reason: disabledReason(this.config) });
+
+    let config = this.config;
+    if (this.deps.expand) {
+      const expanded = await this.deps.expand(config);
+      if (generation !== this.generation) return;
+      if (!expanded.ok) return this.setState({ kind: 'error', reason: expanded.message });
+      for (const warning of expanded.warnings) this.logs.push(`[switchboard] ${warning}`);
+      config = expanded.config;
+    }
+    if (this.config.kind === 'stdio' && !this.config.source.userWritten) {
+      const trusted = this.deps.trust ? await this.deps.trust(this.config) : false;
+      if (generation !== this.generation) return;
+      if (!trusted) {
+        return this.setState({
+          kind: 'trust_required',
+          reason: `defined in ${this.config.source.path}, which you did not write in Switchboard: approve "${this.config.command}" before it runs`,
+        });
+      }
+    }
+    this.setState({ kind: 'connecting', reason: config.kind === 'stdio' ? `starting ${config.command}` : `connecting to ${config.url}` });
+    const session = await this.open(config, generation, recovering);
+    if (!session) return;
+    await this.refreshLists(session.client);
+    if (generation !== this.generation) return;
+    this.setState({ kind: 'connected', reason: `connected over ${session.kind === 'http' ? 'streamable HTTP' : session.kind}` });
+  }
+
+  /** Open a session; on failure set the state (or schedule a retry) and return undefined. */
+  private async open(config: ServerConfig, generation: number, recovering = false): Promise<Session | undefined> {
+    let stdio: StdioProcessTransport | undefined;
+    const timeoutMs = config.timeout * 1000;
+    try {
+      let session: Session;
+      if (config.kind === 'stdio') {
+        const path = await this.deps.loginPath();
+        const resolved = await resolveCommand(config.command, path, config.cwd);
+        if (!resolved.ok) {
+          if (generation === this.generation) this.setState({ kind: 'error', reason: resolved.message });
+          return undefined;
+        }
+        stdio = new StdioProcessTransport({
+          command: resolved.path,
+          args: config.args,
+          env: childEnvironment(config.env, path),
+          ...(config.cwd ? { cwd: config.cwd } : {}),
+          maxLineBytes: this.deps.maxLineBytes,
+          stopGraceMs: this.deps.stopGraceMs,
+          onStderr: (chunk) => this.logs.write(chunk),
+          onNoise: (line) => this.logs.push(line),
+        });
+        const client = this.makeClient();
+        await client.connect(stdio, { timeout: timeoutMs });
+        session = { client, transport: stdio, kind: 'stdio', stdio };
+      } else {
+        const problem = remoteUrlProblem(config.url);
+        if (problem) {
+          if (generation === this.generation) this.setState({ kind: 'error', reason: problem });
+          return undefined;
+        }
+        const authProvider = this.deps.authProviderFor?.(this.config as RemoteServerConfig);
+        const remote = await connectRemote(() => this.makeClient(), config, { timeoutMs, ...(authProvider ? { authProvider } : {}) });
+        session = remote;
+      }
+      if (generation !== this.generation) {
+        await session.client.close().catch(() => {});
+        return undefined;
+      }
+      this.session = session;
+      this.watch(session, generation);
+      return session;
+    } catch (error) {
+      if (stdio) await stdio.close();
+      if (generation !== this.generation) return undefined;
+      const failure = explainFailure(error, {
+        phase: 'initialize',
+        timeoutMs,
+        ...(stdio?.exit ? { exit: stdio.exit } : {}),
+        ...(stdio?.fatal ? { fatal: stdio.fatal } : {}),
+        ...(config.kind === 'remote' ? { url: config.url } : {}),
+      });
+      this.fail(failure, recovering);
+      return undefined;
+    }
+  }
+
+  private fail(failure: Failure, recovering: boolean): void {
+    if (recovering && failure.retryable) return this.scheduleRetry(failure.reason);
+    this.setState({ kind: failure.state, reason: failure.reason });
+  }
+
+  private makeClient(): Client {
+    const client = new Client(CLIENT_INFO, { capabilities: { roots: { listChanged: true } } });
+    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.deps.roots() }));
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshSoon(client, 'tools'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.refreshSoon(client, 'resources'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refreshSoon(client, 'prompts'));
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => this.deps.onResourceUpdated(this.name, n.params.uri));
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => {
+      const data = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
+      this.logs.push(`[log ${n.params.level}${n.params.logger ? ` ${n.params.logger}` : ''}] ${data}`);
+      this.deps.onChange(this);
+    });
+    return client;
+  }
+
+  /** A connected session ended without us asking: a crash or a drop. */
+  private watch(session: Session, generation: number): void {
+    session.client.onclose = () => {
+      if (generation !== this.generation || this.stopped) return;
+      this.session = undefined;
+      const fatal = session.stdio?.fatal;
+      if (fatal) return this.setState({ kind: 'error', reason: fatal });
+      const exit = session.stdio?.exit;
+      this.scheduleRetry(exit ? describeExit(exit) : 'the connection closed');
+    };
+  }
+
+  /** A dropped remote server is noticed when a request fails on the network; treat it like a crash. */
+  markDropped(reason: string): void {
+    if (this.state.kind !== 'connected') return;
+    this.generation++;
+    void this.closeSession();
+    this.scheduleRetry(reason);
+  }
+
+  private scheduleRetry(reason: string): void {
+    const decision = this.crashes.recordCrash();
+    if (decision.kind === 'give_up') return this.setState({ kind: 'error', reason: `${decision.reason} (last: ${reason})` });
+    const nextAttemptAt = this.deps.clock.now() + decision.delayMs;
+    this.setState({ kind: 'backing_off', reason: `${reason}; retrying in ${formatDuration(decision.delayMs)}`, nextAttemptAt });
+    this.retryTimer = this.deps.scheduler.setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.connect(true);
+    }, decision.delayMs);
+  }
+
+  private cancelRetry(): void {
+    if (this.retryTimer !== undefined) this.deps.scheduler.clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+  }
+
+  private async closeSession(): Promise<void> {
+    const session = this.session;
+    this.session = undefined;
+    if (!session) return;
+    session.client.onclose = undefined;
+    await session.client.close().catch(() => {});
+    if (session.stdio) await session.stdio.close();
+  }
+
+  private readonly refreshing = new Map<string, Promise<void>>();
+
+  private refreshSoon(client: Client, list: 'tools' | 'resources' | 'prompts'): void {
+    const previous = this.refreshing.get(list) ?? Promise.resolve();
+    const next = previous.then(() => this.refreshList(client, list)).then(() => this.deps.onChange(this));
+    this.refreshing.set(list, next.catch(() => {}));
+  }
+
+  private async refreshLists(client: Client): Promise<void> {
+    await Promise.all([this.refreshList(client, 'tools'), this.refreshList(client, 'resources'), this.refreshList(client, 'prompts')]);
+  }
+
+  private async refreshList(client: Client, list: 'tools' | 'resources' | 'prompts'): Promise<void> {
+    const capabilities = client.getServerCapabilities() ?? {};
+    try {
+      if (list === 'tools' && capabilities.tools) {
+        this.tools = await collectPages((cursor) => client.listTools(cursor ? { cursor } : undefined).then((r) => ({ items: r.tools, next: r.nextCursor })));
+        this.toolsLive = true;
+      } else if (list === 'tools') {
+        this.tools = [];
+        this.toolsLive = true;
+      }
+      if (list === 'resources' && capabilities.resources) {
+        this.resources = await collectPages((cursor) => client.listResources(cursor ? { cursor } : undefined).then((r) => ({ items: r.resources, next: r.nextCursor })));
+      }
+      if (list === 'prompts' && capabilities.prompts) {
+        this.prompts = await collectPages((cursor) => client.listPrompts(cursor ? { cursor } : undefined).then((r) => ({ items: r.prompts, next: r.nextCursor })));
+      }
+    } catch (error) {
+      this.logs.push(`[switchboard] ${list}/list failed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
+
+/** Follow nextCursor to the end (bounded, so a server that loops cannot keep us here). */
+async function collectPages<T>(page: (cursor?: string) => Promise<{ items: T[]; next?: string | undefined }>): Promise<T[]> {
+  const all: T[] = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 100; pages++) {
+    const { items, next } = await page(cursor);
+    all.push(...items);
+    if (!next || next === cursor) break;
+    cursor = next;
+  }
+  return all;
+}
+
+function disabledReason(config: ServerConfig): string {
+  return `disabled in ${config.source.path}`;
+}
+

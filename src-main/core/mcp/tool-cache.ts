@@ -1,0 +1,26 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { writeFileAtomic } from './atomic-write';
+
+/** Each server's last tools/list, keyed by its launch hash, so the catalog shows at once on the next start. */
+export class ToolCache {
+  constructor(private readonly home: string) {}
+
+  private path(hash: string): string {
+    return join(this.home, 'cache', 'tools', `${hash}.json`);
+  }
+
+  async read(hash: string): Promise<Tool[] | undefined> {
+    try {
+      const parsed = JSON.parse(await readFile(this.path(hash), 'utf8')) as { tools?: unknown };
+      return Array.isArray(parsed.tools) ? (parsed.tools as Tool[]) : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async write(hash: string, tools: Tool[]): Promise<void> {
+    await writeFileAtomic(this.path(hash), JSON.stringify({ savedAt: new Date().toISOString(), tools }));
+  }
+}

@@ -1,0 +1,80 @@
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  PromptResultView,
+  PromptView,
+  ResourceContentView,
+  ResourceTemplateView,
+  ResourceView,
+  ServerView,
+  ToolView,
+} from '../../../src-preload/contract';
+import type { ServerStatus } from './mcp-manager';
+import type { CatalogTool } from './tool-catalog';
+
+/** Serializable views for the UI; only plain data leaves the core. */
+export function serverView(status: ServerStatus, shadowed: string[] = []): ServerView {
+  const { state, config } = status;
+  return {
+    name: status.name,
+    transport: status.transport,
+    source: config.source.path,
+    enabled: config.enabled,
+    state: state.kind,
+    reason: state.reason,
+    ...(state.kind === 'backing_off' ? { nextAttemptAt: state.nextAttemptAt } : {}),
+    toolCount: status.toolCount,
+    ...(status.pendingTools ? { toolsPending: true } : {}),
+    shadowed,
+  };
+}
+
+export function toolView(tool: CatalogTool): ToolView {
+  return {
+    server: tool.server,
+    name: tool.name,
+    tool: tool.tool,
+    ...optional({ title: tool.title, description: tool.description, annotations: tool.annotations, note: tool.note }),
+    inputSchema: tool.inputSchema,
+    enabled: tool.enabled,
+    pending: tool.pending,
+  };
+}
+
+export function resourceView(server: string, r: Resource): ResourceView {
+  return { server, uri: r.uri, name: r.name, ...optional({ title: r.title, description: r.description, mimeType: r.mimeType }) };
+}
+
+export function resourceTemplateView(server: string, t: ResourceTemplate): ResourceTemplateView {
+  return { server, uriTemplate: t.uriTemplate, name: t.name, ...optional({ title: t.title, description: t.description, mimeType: t.mimeType }) };
+}
+
+export function resourceContentViews(result: ReadResourceResult): ResourceContentView[] {
+  return result.contents.map((c) => ({
+    uri: c.uri,
+    ...optional({ mimeType: c.mimeType, text: 'text' in c ? c.text : undefined, blob: 'blob' in c ? c.blob : undefined }),
+  }));
+}
+
+export function promptView(server: string, p: Prompt): PromptView {
+  return {
+    server,
+    name: p.name,
+    ...optional({ title: p.title, description: p.description }),
+    arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...optional({ description: a.description }), required: a.required === true })),
+  };
+}
+
+export function promptResultView(result: GetPromptResult): PromptResultView {
+  return {
+    ...optional({ description: result.description }),
+    messages: result.messages.map((m) => {
+      const c = m.content;
+      const text = c.type === 'text' ? c.text : c.type === 'resource' ? `[resource ${c.resource.uri}]` : c.type === 'resource_link' ? `[resource link ${c.uri}]` : `[${c.type}]`;
+      return { role: m.role, text };
+    }),
+  };
+}
+
+function optional<T extends Record<string, unknown>>(fields: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> };
+}

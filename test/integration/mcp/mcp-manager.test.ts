@@ -1,0 +1,355 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ToolCallResult } from '../../../src-main/core/mcp/call-result';
+import { launchHash } from '../../../src-main/core/mcp/launch-hash';
+import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
+import { EVERYTHING, fixture, is, manager, SOURCE, stdio, tempHome, waitForState } from './helpers';
+
+const toolbox = (name: string, extra: string[] = [], more = {}) => stdio(name, [fixture('toolbox.mjs'), '--name', name, ...extra], more);
+const textOf = (r: ToolCallResult) => r.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('');
+/** Running, not a zombie: PID 1 in a container may never reap an orphan, which is gone all the same. */
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  const stat = existsSync(`/proc/${pid}/stat`) ? readFileSync(`/proc/${pid}/stat`, 'utf8') : '';
+  return !/^\d+ \(.*\) Z/.test(stat);
+};
+const suffix = (server: string, tool: string) => createHash('sha256').update(`${server}\0${tool}`).digest('hex').slice(0, 8);
+
+let home: string;
+let cleanup: () => Promise<void>;
+let m: McpManager | undefined;
+beforeEach(async () => ({ home, cleanup } = await tempHome()));
+afterEach(async () => {
+  await m?.stop();
+  m = undefined;
+  await cleanup();
+});
+
+describe('connection states', () => {
+  it('gives every failing server its own state and exact reason while the healthy ones connect', async () => {
+    m = manager(home);
+    await m.apply([
+      stdio('everything', [EVERYTHING, 'stdio']),
+      stdio('crash', [fixture('crash-on-start.mjs')]),
+      stdio('hang', [fixture('hang-initialize.mjs')], { timeout: 1 }),
+      stdio('missing', [], { command: 'no-such-command-xyz' }),
+      stdio('huge', [fixture('noisy-stdout.mjs'), 'huge-on-start']),
+      stdio('noisy', [fixture('noisy-stdout.mjs'), 'garbage']),
+    ]);
+    await m.settled(20_000);
+    const states = Object.fromEntries(m.statuses().map((s) => [s.name, s.state]));
+    expect(states.crash).toEqual({ kind: 'error', reason: 'exited with code 1 during initialize' });
+    expect(states.hang).toEqual({ kind: 'error', reason: 'timed out after 1 s during initialize' });
+    expect(states.missing).toEqual({ kind: 'error', reason: `command not found: no-such-command-xyz (PATH searched: ${process.env.PATH})` });
+    expect(states.huge).toEqual({ kind: 'error', reason: 'stdout line over 4 MiB; stopped reading this server' });
+    expect(states.everything).toEqual({ kind: 'connected', reason: 'connected over stdio' });
+    expect(states.noisy).toEqual({ kind: 'connected', reason: 'connected over stdio' });
+    expect(m.logs('crash')).toEqual(['fatal: API_KEY is not set']);
+    expect(m.logs('hang')).toEqual(['starting up, but never answering']);
+    // The healthy servers work after their neighbours failed.
+    expect(textOf(await m.callTool('everything__echo', { message: 'still here' }))).toBe('Echo: still here');
+    expect(textOf(await m.callTool('noisy__hello', {}))).toBe('hello from a noisy server');
+    expect(m.logs('noisy')).toEqual([
+      '[stdout, not JSON-RPC, ignored] Debugger listening on ws://127.0.0.1:9229',
+      '[stdout, not JSON-RPC, ignored] { this is not json',
+      '[stdout, not JSON-RPC, ignored] another stray line after initialize',
+      '[stdout, not JSON-RPC, ignored] noise between responses',
+    ]);
+  });
+
+  it('ends only the offending server when a huge stdout line arrives mid-call', async () => {
+    m = manager(home);
+    await m.apply([stdio('noisy', [fixture('noisy-stdout.mjs')]), toolbox('calm')]);
+    await m.settled(20_000);
+    await expect(m.callTool('noisy__huge', {})).rejects.toThrow(
+      'server "noisy" disconnected during the call to "huge" (stdout line over 4 MiB; stopped reading this server)',
+    );
+    expect(m.status('noisy')?.state).toEqual({ kind: 'error', reason: 'stdout line over 4 MiB; stopped reading this server' });
+    expect(textOf(await m.callTool('calm__echo', { message: 'fine' }))).toBe('fine');
+  });
+
+  it('keeps only the last 200 stderr lines of a server that floods stderr', async () => {
+    m = manager(home);
+    await m.apply([toolbox('flood', ['--stderr-flood', '5000'])]);
+    await waitForState(m, 'flood', is('connected'));
+    const logs = m.logs('flood');
+    expect(logs).toHaveLength(200);
+    expect(logs[0]).toBe('flood line 4801');
+    expect(logs[199]).toBe('flood line 5000');
+  });
+
+  it('shows a disabled server as disabled and never starts it', async () => {
+    const pidFile = join(home, 'pids.json');
+    m = manager(home);
+    await m.apply([stdio('off', [fixture('stubborn.mjs'), pidFile], { enabled: false })]);
+    expect(m.status('off')?.state).toEqual({ kind: 'disabled', reason: `disabled in ${SOURCE.path}` });
+    await new Promise((done) => setTimeout(done, 300));
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it('holds a project stdio server at trust_required without spawning it, and starts it once trusted', async () => {
+    const pidFile = join(home, 'pids.json');
+    const project = { path: '/work/project/.mcp.json', origin: 'project' as const, userWritten: false };
+    const config = stdio('project', [fixture('stubborn.mjs'), pidFile], { source: project });
+    m = manager(home);
+    await m.apply([config]);
+    await waitForState(m, 'project', is('trust_required'));
+    expect(m.status('project')?.state.reason).toBe(
+      'defined in /work/project/.mcp.json, which you did not write in Switchboard: approve "node" before it runs',
+    );
+    expect(existsSync(pidFile)).toBe(false);
+    await m.stop();
+    let asked: unknown;
+    m = manager(home, { trust: (c) => ((asked = c.name), true) });
+    await m.apply([config]);
+    await waitForState(m, 'project', is('connected'));
+    expect(asked).toBe('project');
+    expect(existsSync(pidFile)).toBe(true);
+  });
+
+  it('puts a server whose expansion fails in error with that message and does not launch it', async () => {
+    const pidFile = join(home, 'pids.json');
+    m = manager(home, {
+      expand: async (c) => (c.name === 'needs-secret' ? { ok: false, message: 'secret API_KEY is not set' } : { ok: true, config: c, warnings: [] }),
+    });
+    await m.apply([stdio('needs-secret', [fixture('stubborn.mjs'), pidFile]), toolbox('plain')]);
+    await waitForState(m, 'plain', is('connected'));
+    expect(m.status('needs-secret')?.state).toEqual({ kind: 'error', reason: 'secret API_KEY is not set' });
+    expect(existsSync(pidFile)).toBe(false);
+  });
+
+  it('gives a child only the allowlisted environment plus its own env', async () => {
+    process.env.SWITCHBOARD_APP_ONLY = 'app-secret';
+    m = manager(home);
+    await m.apply([
+      toolbox('a', [], { env: { A_TOKEN: 'a-secret', NODE_OPTIONS: '--inspect', ELECTRON_RUN_AS_NODE: '1' } }),
+      toolbox('b', [], { env: { B_TOKEN: 'b-secret' } }),
+    ]);
+    await m.settled(20_000);
+    const env = JSON.parse(textOf(await m.callTool('a__env', {}))) as Record<string, string>;
+    delete process.env.SWITCHBOARD_APP_ONLY;
+    expect(env.A_TOKEN).toBe('a-secret');
+    expect(env.PATH).toBe(process.env.PATH);
+    for (const absent of ['B_TOKEN', 'SWITCHBOARD_APP_ONLY', 'NODE_OPTIONS', 'ELECTRON_RUN_AS_NODE']) expect(env).not.toHaveProperty(absent);
+  });
+});
+
+describe('stop and diff apply', () => {
+  it('leaves no process of the group running after stop, even one that ignores SIGTERM and forked a child', async () => {
+    const pidFile = join(home, 'pids.json');
+    m = manager(home, { stopGraceMs: 300 });
+    await m.apply([stdio('stubborn', [fixture('stubborn.mjs'), pidFile])]);
+    await waitForState(m, 'stubborn', is('connected'));
+    const { parent, child } = JSON.parse(await readFile(pidFile, 'utf8')) as { parent: number; child: number };
+    expect(alive(parent) && alive(child)).toBe(true);
+    await m.stop();
+    m = undefined;
+    expect(alive(parent)).toBe(false);
+    expect(alive(child)).toBe(false);
+  });
+
+  it('restarts only servers whose launch fields changed, stops removed ones and starts added ones', async () => {
+    m = manager(home);
+    await m.apply([toolbox('same'), toolbox('changed'), toolbox('removed')]);
+    await m.settled(20_000);
+    const pid = async (name: string) => Number(textOf(await m!.callServerTool(name, 'pid', {})));
+    const before = { same: await pid('same'), changed: await pid('changed'), removed: await pid('removed') };
+    await m.apply([toolbox('same', [], { toolTimeout: 99 }), toolbox('changed', ['--stderr-flood', '1']), toolbox('added')]);
+    await m.settled(20_000);
+    expect(await pid('same')).toBe(before.same);
+    expect(await pid('changed')).not.toBe(before.changed);
+    expect(alive(before.changed)).toBe(false);
+    expect(alive(before.removed)).toBe(false);
+    expect(m.status('removed')).toBeUndefined();
+    expect(m.status('added')?.state.kind).toBe('connected');
+    expect(m.status('same')?.config.toolTimeout).toBe(99);
+  });
+});
+
+describe('tool catalog', () => {
+  it('serves tools from the cache at once, marked pending, and a call to a pending tool waits for its server', async () => {
+    const config = toolbox('cached');
+    m = manager(home);
+    await m.apply([config]);
+    await waitForState(m, 'cached', is('connected'));
+    await new Promise((done) => setTimeout(done, 100)); // the cache write is fire-and-forget
+    expect(await readdir(join(home, 'cache', 'tools'))).toEqual([`${launchHash(config)}.json`]);
+    await m.stop();
+
+    m = manager(home);
+    await m.apply([config]);
+    expect(m.status('cached')?.state.kind).toBe('connecting');
+    const pending = m.tools('cached');
+    expect(pending.map((t) => t.name)).toContain('cached__echo');
+    expect(pending.every((t) => t.pending)).toBe(true);
+    expect(textOf(await m.callTool('cached__echo', { message: 'waited' }))).toBe('waited');
+    expect(m.tools('cached').every((t) => !t.pending)).toBe(true);
+  });
+
+  it('updates the catalog on tools/list_changed without restarting the server', async () => {
+    m = manager(home);
+    await m.apply([toolbox('live')]);
+    await waitForState(m, 'live', is('connected'));
+    const pid = textOf(await m.callTool('live__pid', {}));
+    expect(m.tools('live').map((t) => t.name)).not.toContain('live__extra-1');
+    await m.callTool('live__add-tool', {});
+    for (let i = 0; i < 100 && !m.tools('live').some((t) => t.name === 'live__extra-1'); i++) await new Promise((d) => setTimeout(d, 20));
+    expect(m.tools('live').map((t) => t.name)).toContain('live__extra-1');
+    expect(textOf(await m.callTool('live__extra-1', {}))).toBe('extra 1');
+    expect(textOf(await m.callTool('live__pid', {}))).toBe(pid);
+  });
+
+  it('keeps colliding names apart with a deterministic suffix and reports the collision', async () => {
+    m = manager(home);
+    await m.apply([toolbox('a.b'), toolbox('a_b')]);
+    await m.settled(20_000);
+    const echoes = m.tools().filter((t) => t.tool === 'echo');
+    expect(echoes.map((t) => [t.server, t.name])).toEqual([
+      ['a.b', `a_b__echo_${suffix('a.b', 'echo')}`],
+      ['a_b', `a_b__echo_${suffix('a_b', 'echo')}`],
+    ]);
+    expect(new Set(echoes.map((t) => t.server))).toEqual(new Set(['a.b', 'a_b']));
+    expect(m.collisions().find((c) => c.name === 'a_b__echo')?.tools).toEqual([
+      { server: 'a.b', tool: 'echo' },
+      { server: 'a_b', tool: 'echo' },
+    ]);
+    const viaA = echoes.find((t) => t.server === 'a.b')!;
+    expect(textOf(await m.callTool(viaA.name, { message: 'from a.b' }))).toBe('from a.b');
+  });
+
+  it('persists per-tool enable/disable and refuses calls to a disabled tool', async () => {
+    m = manager(home);
+    await m.apply([toolbox('box')]);
+    await waitForState(m, 'box', is('connected'));
+    await m.setToolEnabled('box__echo', false);
+    expect(JSON.parse(await readFile(join(home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { box: ['echo'] } });
+    await expect(m.callTool('box__echo', { message: 'x' })).rejects.toThrow('tool "box__echo" is disabled');
+    await m.stop();
+    m = manager(home);
+    await m.apply([toolbox('box')]);
+    await waitForState(m, 'box', is('connected'));
+    expect(m.tools('box').find((t) => t.name === 'box__echo')?.enabled).toBe(false);
+    expect(m.tools('box').find((t) => t.name === 'box__pid')?.enabled).toBe(true);
+    await expect(m.setToolEnabled('box__nope', true)).rejects.toThrow('no tool named "box__nope"');
+  });
+
+  it('patches object schemas without properties', async () => {
+    m = manager(home);
+    await m.apply([stdio('noisy', [fixture('noisy-stdout.mjs')])]);
+    await waitForState(m, 'noisy', is('connected'));
+    expect(m.tools('noisy').find((t) => t.tool === 'hello')?.inputSchema).toEqual({ type: 'object', properties: {} });
+  });
+});
+
+describe('tool calls', () => {
+  it('cuts oversized text to head and tail with a marker', async () => {
+    m = manager(home, { textCap: 1000 });
+    await m.apply([toolbox('box')]);
+    const result = await m.callTool('box__big-text', { n: 5000 });
+    const text = textOf(result);
+    expect(result.truncatedChars).toBe(4000);
+    expect(text).toContain(
+      '[… 4,000 of 5,000 characters cut from the middle of this result; narrow the request (a smaller range, a filter, a page) to see them …]',
+    );
+    expect(text.startsWith('0 1 2 3')).toBe(true);
+  });
+
+  it('maps a tool error as isError, not as a failed call', async () => {
+    m = manager(home);
+    await m.apply([toolbox('box')]);
+    expect(await m.callTool('box__fail', {})).toEqual({ isError: true, content: [{ type: 'text', text: 'the tool failed' }], truncatedChars: 0 });
+  });
+
+  it('times out a call without progress and lets a call with progress run past the timeout', async () => {
+    m = manager(home);
+    await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
+    await expect(m.callTool('box__sleep', { ms: 3000 })).rejects.toThrow('tool "sleep" on server "box" timed out after 1 s without progress; cancelled');
+    const progress: number[] = [];
+    const result = await m.callTool('box__sleep', { ms: 2500, tick: 200 }, { onProgress: (p) => progress.push(p.progress) });
+    expect(textOf(result)).toBe('slept 2500');
+    expect(progress.length).toBeGreaterThan(5);
+  });
+
+  it('cancels a call on abort and the server hears notifications/cancelled', async () => {
+    m = manager(home);
+    await m.apply([toolbox('box')]);
+    await waitForState(m, 'box', is('connected'));
+    const controller = new AbortController();
+    const call = m.callTool('box__sleep', { ms: 10_000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 200);
+    await expect(call).rejects.toThrow('tool "sleep" on server "box" was cancelled');
+    for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
+    expect(m.logs('box')).toContain('sleep: cancelled by the client');
+  });
+
+  it('ends a call whose server dies mid-call with a clear error, never a hang', async () => {
+    m = manager(home, { backoff: { baseMs: 60_000 } });
+    await m.apply([toolbox('box'), toolbox('other')]);
+    await m.settled(20_000);
+    await expect(m.callTool('box__die', {})).rejects.toThrow(/^server "box" disconnected during the call to "die"/);
+    await waitForState(m, 'box', is('backing_off'));
+    expect(m.status('other')?.state.kind).toBe('connected');
+  });
+
+  it('maps images, resource links, embedded resources and structured content from server-everything', async () => {
+    m = manager(home);
+    await m.apply([stdio('everything', [EVERYTHING, 'stdio'])]);
+    const image = await m.callTool('everything__get-tiny-image', {});
+    expect(image.content.find((p) => p.type === 'image')).toMatchObject({ type: 'image', mimeType: 'image/png' });
+    const links = await m.callTool('everything__get-resource-links', { count: 2 });
+    expect(links.content.filter((p) => p.type === 'resource_link')).toHaveLength(2);
+    const embedded = await m.callTool('everything__get-resource-reference', { resourceType: 'Text', resourceId: 1 });
+    expect(embedded.content.find((p) => p.type === 'resource')).toMatchObject({ type: 'resource', mimeType: 'text/plain' });
+    const structured = await m.callTool('everything__get-structured-content', { location: 'New York' });
+    expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
+  });
+});
+
+describe('resources, prompts and roots', () => {
+  it('lists and reads resources, lists and gets prompts', async () => {
+    m = manager(home);
+    await m.apply([toolbox('box')]);
+    await waitForState(m, 'box', is('connected'));
+    expect(m.resources('box').map((r) => r.uri)).toEqual(['toolbox://note']);
+    expect((await m.readResource('box', 'toolbox://note')).contents).toEqual([{ uri: 'toolbox://note', text: 'note text' }]);
+    expect(m.prompts('box').map((p) => p.prompt.name)).toEqual(['greet']);
+    const prompt = await m.getPrompt('box', 'greet', { who: 'Ada' });
+    expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Say hello to Ada' } }]);
+  });
+
+  it('serves the folders the user picked as roots, and tells servers when they change', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'switchboard-root-'));
+    try {
+      m = manager(home);
+      await m.apply([toolbox('box')]);
+      await waitForState(m, 'box', is('connected'));
+      expect(JSON.parse(textOf(await m.callTool('box__roots', {})))).toEqual([]);
+      m.setRoots([folder]);
+      expect(JSON.parse(textOf(await m.callTool('box__roots', {})))).toEqual([{ uri: pathToFileURL(folder).href, name: folder.split('/').pop() }]);
+    } finally {
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
+  it('subscribes to resource updates from server-everything', async () => {
+    m = manager(home);
+    await m.apply([stdio('everything', [EVERYTHING, 'stdio'])]);
+    await waitForState(m, 'everything', is('connected'));
+    const uri = m.resources('everything')[0]!.uri;
+    const updates: string[] = [];
+    m.onResourceUpdated((server, u) => updates.push(`${server} ${u}`));
+    await m.subscribeResource('everything', uri);
+    await m.callTool('everything__toggle-subscriber-updates', {});
+    for (let i = 0; i < 400 && updates.length === 0; i++) await new Promise((d) => setTimeout(d, 25));
+    expect(updates[0]).toBe(`everything ${uri}`);
+  });
+});
