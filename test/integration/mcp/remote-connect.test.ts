@@ -1,0 +1,171 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { isLoopbackHost, remoteUrlProblem } from '../../../src-main/core/mcp/remote-connect';
+import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
+import { startHttpFixture, type HttpFixture } from '../../fixtures/servers/http-fixture';
+import { EVERYTHING, is, manager, remote, tempHome, waitForState } from './helpers';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((done) => server.close(() => done()));
+  return port;
+}
+
+/** server-everything over HTTP on a free port; resolves once it accepts connections. */
+async function startEverything(mode: 'sse' | 'streamableHttp'): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+  const url = `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`;
+  for (let i = 0; i < 200; i++) {
+    const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
+    if (up) return { url, child };
+    await new Promise((d) => setTimeout(d, 50));
+  }
+  child.kill();
+  throw new Error(`server-everything ${mode} did not start on ${port}`);
+}
+
+const stopChild = (child: ChildProcess) =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGKILL');
+  });
+
+let home: string;
+let cleanup: () => Promise<void>;
+let m: McpManager | undefined;
+const children: ChildProcess[] = [];
+const fixtures: HttpFixture[] = [];
+beforeEach(async () => ({ home, cleanup } = await tempHome()));
+afterEach(async () => {
+  await m?.stop();
+  m = undefined;
+  await Promise.all(children.splice(0).map(stopChild));
+  await Promise.all(fixtures.splice(0).map((f) => f.close()));
+  await cleanup();
+});
+
+describe('remote servers', () => {
+  it('connects to server-everything over streamable HTTP and calls a tool', async () => {
+    const everything = await startEverything('streamableHttp');
+    children.push(everything.child);
+    m = manager(home);
+    await m.apply([remote('everything', everything.url)]);
+    expect(await waitForState(m, 'everything', is('connected'))).toEqual({ kind: 'connected', reason: 'connected over streamable HTTP' });
+    expect(m.status('everything')?.transport).toBe('http');
+    const result = await m.callTool('everything__echo', { message: 'over http' });
+    expect(result.content).toEqual([{ type: 'text', text: 'Echo: over http' }]);
+  });
+
+  it('falls back to legacy SSE with transport auto when the POST gets a 404', async () => {
+    const everything = await startEverything('sse');
+    children.push(everything.child);
+    m = manager(home);
+    await m.apply([remote('legacy', everything.url)]);
+    expect(await waitForState(m, 'legacy', is('connected'))).toEqual({ kind: 'connected', reason: 'connected over sse' });
+    expect(m.status('legacy')?.transport).toBe('sse');
+    expect((await m.callTool('legacy__echo', { message: 'over sse' })).content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
+  });
+
+  it('does not fall back when the transport is pinned to streamable-http', async () => {
+    const everything = await startEverything('sse');
+    children.push(everything.child);
+    m = manager(home);
+    await m.apply([remote('pinned', everything.url, { transport: 'streamable-http' })]);
+    const state = await waitForState(m, 'pinned', is('error'));
+    expect(state.reason).toBe(`HTTP 404 from ${everything.url} during initialize`);
+  });
+
+  it('sends the configured headers on every request', async () => {
+    const fixture = await startHttpFixture();
+    fixtures.push(fixture);
+    m = manager(home);
+    await m.apply([remote('headers', fixture.url, { headers: { 'X-Api-Key': 'k-123' } })]);
+    await waitForState(m, 'headers', is('connected'));
+    await m.callTool('headers__echo', { message: 'hi' });
+    expect(fixture.requests.length).toBeGreaterThanOrEqual(4); // initialize, initialized, tools/list, tools/call (+ GET stream)
+    expect(fixture.requests.map((r) => r.headers['x-api-key'])).toEqual(fixture.requests.map(() => 'k-123'));
+  });
+
+  it('re-initializes once, transparently, when the server forgot the session (404)', async () => {
+    const fixture = await startHttpFixture();
+    fixtures.push(fixture);
+    m = manager(home);
+    await m.apply([remote('forgetful', fixture.url)]);
+    await waitForState(m, 'forgetful', is('connected'));
+    expect(fixture.initializeCount()).toBe(1);
+    fixture.forgetSessions();
+    const result = await m.callTool('forgetful__echo', { message: 'after restart' });
+    expect(result.content).toEqual([{ type: 'text', text: 'after restart' }]);
+    expect(fixture.initializeCount()).toBe(2);
+    expect(m.status('forgetful')?.state.kind).toBe('connected');
+    expect(m.logs('forgetful')).toContain('[switchboard] the server forgot our session (HTTP 404); re-initializing once');
+  });
+
+  it('puts a server that answers 401 in needs_auth and leaves the others alone', async () => {
+    const locked = await startHttpFixture({ bearer: 'secret-token' });
+    const open = await startHttpFixture();
+    fixtures.push(locked, open);
+    m = manager(home);
+    await m.apply([remote('locked', locked.url), remote('open', open.url)]);
+    expect(await waitForState(m, 'locked', is('needs_auth'))).toEqual({ kind: 'needs_auth', reason: 'HTTP 401: sign-in required' });
+    await waitForState(m, 'open', is('connected'));
+  });
+
+  it('reaches a server with the token the injected OAuth provider holds', async () => {
+    const locked = await startHttpFixture({ bearer: 'secret-token' });
+    fixtures.push(locked);
+    const asked: string[] = [];
+    m = manager(home, {
+      authProviderFor: (server) => {
+        asked.push(server.name);
+        return {
+          redirectUrl: 'http://127.0.0.1/callback',
+          clientMetadata: { redirect_uris: ['http://127.0.0.1/callback'] },
+          clientInformation: () => undefined,
+          tokens: () => ({ access_token: 'secret-token', token_type: 'Bearer' }),
+          saveTokens: () => {},
+          redirectToAuthorization: () => {},
+          saveCodeVerifier: () => {},
+          codeVerifier: () => '',
+        };
+      },
+    });
+    await m.apply([remote('locked', locked.url)]);
+    await waitForState(m, 'locked', is('connected'));
+    expect(asked).toEqual(['locked']);
+  });
+
+  it('refuses plain http to a host that is not this machine, without a request', async () => {
+    m = manager(home);
+    await m.apply([remote('plain', 'http://example.com/mcp')]);
+    expect(await waitForState(m, 'plain', is('error'))).toEqual({
+      kind: 'error',
+      reason: 'refusing plain http to example.com: remote servers must use https (http is allowed only for localhost)',
+    });
+  });
+
+  it('names the refused connection when nothing listens', async () => {
+    const port = await freePort();
+    m = manager(home);
+    await m.apply([remote('down', `http://127.0.0.1:${port}/mcp`)]);
+    expect((await waitForState(m, 'down', is('error'))).reason).toBe(`connection refused by 127.0.0.1:${port}`);
+  });
+});
+
+describe('remoteUrlProblem', () => {
+  it('accepts https anywhere and http only on loopback', () => {
+    expect(remoteUrlProblem('https://mcp.example.com/mcp')).toBeUndefined();
+    expect(remoteUrlProblem('http://localhost:3000/mcp')).toBeUndefined();
+    expect(remoteUrlProblem('http://127.0.0.1:3000/mcp')).toBeUndefined();
+    expect(remoteUrlProblem('http://[::1]:3000/mcp')).toBeUndefined();
+    expect(remoteUrlProblem('ftp://example.com/')).toBe('unsupported URL scheme ftp (use https)');
+    expect(remoteUrlProblem('http://10.0.0.5/mcp')).toBe('refusing plain http to 10.0.0.5: remote servers must use https (http is allowed only for localhost)');
+    expect(isLoopbackHost('localhost.evil.com')).toBe(false);
+  });
+});
