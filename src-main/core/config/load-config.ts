@@ -28,6 +28,11 @@ export interface LoadConfigOptions {
    * When omitted, the list kept in the data home (projects.json) is used.
    */
   projectDirs?: string[];
+  /**
+   * The config in use before this load. A file (or one entry) that became invalid keeps its last
+   * good servers from here, with the problem shown, so a typo mid-edit does not stop a running server.
+   */
+  previous?: LoadedConfig;
 }
 
 /** The config files of one project folder, highest priority first. None is written by the user through Switchboard. */
@@ -46,13 +51,14 @@ export const ownSource = (home: string): ConfigSource => ({ path: serversFile(ho
  * project folder in the order it was added (.mcp.json > .vscode/mcp.json > .cursor/mcp.json).
  * One name in several files: the first wins, the others are listed in `shadowed`, never merged.
  */
-export async function loadConfig({ home, projectDirs }: LoadConfigOptions): Promise<LoadedConfig> {
+export async function loadConfig({ home, projectDirs, previous }: LoadConfigOptions): Promise<LoadedConfig> {
   const loaded: Required<LoadedConfig> = { servers: [], shadowed: {}, problems: [], mcpDisabled: false, files: [], versions: {} };
   const seen = new Set<string>();
+  const readFileInto = (source: ConfigSource) => readSource(loaded, source, previous);
 
   const own = ownSource(home);
-  const ownFile = await readFileInto(loaded, own);
-  loaded.mcpDisabled = ownFile.mcpDisabled;
+  const ownFile = await readFileInto(own);
+  loaded.mcpDisabled = ownFile.invalid && previous ? previous.mcpDisabled : ownFile.mcpDisabled;
   addServers(loaded, seen, ownFile.servers);
 
   let dirs = projectDirs;
@@ -68,19 +74,28 @@ export async function loadConfig({ home, projectDirs }: LoadConfigOptions): Prom
       loaded.problems.push({ file: dir, message: `project folder ${dir} does not exist or is not a folder; its servers were not loaded` });
     }
     for (const source of projectSources(dir)) {
-      const file = await readFileInto(loaded, source);
+      const file = await readFileInto(source);
       addServers(loaded, seen, file.servers.map((server) => inProject(server, dir)));
     }
   }
   return loaded;
 }
 
-async function readFileInto(loaded: Required<LoadedConfig>, source: ConfigSource) {
+async function readSource(loaded: Required<LoadedConfig>, source: ConfigSource, previous: LoadedConfig | undefined) {
   const file = await readConfigFile(source);
   loaded.files.push(source.path);
   loaded.versions[source.path] = versionOf(file.text);
   loaded.problems.push(...file.problems);
-  return file;
+  if (!previous) return file;
+  const lastGood = previous.servers.filter((s) => s.source.path === source.path);
+  const kept = file.invalid
+    ? lastGood
+    : lastGood.filter((s) => file.problems.some((p) => p.server === s.name) && !file.servers.some((n) => n.name === s.name));
+  if (kept.length === 0) return file;
+  const names = kept.map((s) => s.name).join(', ');
+  loaded.problems.push({ file: source.path, message: `${source.path}: the last good settings of ${names} stay in use until the problem is fixed` });
+  // Kept entries follow the file's valid ones; precedence between files is unchanged.
+  return { ...file, servers: [...file.servers, ...kept] };
 }
 
 function addServers(loaded: Required<LoadedConfig>, seen: Set<string>, servers: ServerConfig[]): void {

@@ -8,6 +8,8 @@ export interface ParsedConfigFile {
   problems: ConfigProblem[];
   /** The file's "disabled": true switches MCP off as a whole (Switchboard's own file only). */
   mcpDisabled: boolean;
+  /** True when the file as a whole could not be read (syntax, shape): none of its entries was looked at. */
+  invalid?: boolean;
 }
 
 /** Where a file keeps its servers: ours and VS Code use "servers", Claude Desktop/Cursor/.mcp.json "mcpServers". */
@@ -29,11 +31,12 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
     const { line, column } = lineColumn(text, first.offset);
     return {
       ...empty,
+      invalid: true,
       problems: [{ file: source.path, line, column, message: `${source.path}:${line}:${column}: invalid JSON (${describe(first)})` }],
     };
   }
   if (typeof root !== 'object' || root === null || Array.isArray(root)) {
-    return { ...empty, problems: [{ file: source.path, line: 1, column: 1, message: `${source.path}: the top level must be an object` }] };
+    return { ...empty, invalid: true, problems: [{ file: source.path, line: 1, column: 1, message: `${source.path}: the top level must be an object` }] };
   }
   const top = root as Record<string, unknown>;
   const key = SERVER_KEYS.find((k) => k in top);
@@ -43,7 +46,7 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
   const tree = parseTree(text);
   if (typeof entries !== 'object' || entries === null || Array.isArray(entries)) {
     const at = locate(text, tree, [key]);
-    return { ...empty, mcpDisabled, problems: [{ file: source.path, ...at, message: `${source.path}: "${key}" must be an object of named servers` }] };
+    return { ...empty, mcpDisabled, invalid: true, problems: [{ file: source.path, ...at, message: `${source.path}: "${key}" must be an object of named servers` }] };
   }
 
   const result: ParsedConfigFile = { servers: [], problems: [], mcpDisabled };

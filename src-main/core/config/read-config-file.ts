@@ -10,7 +10,7 @@ export async function readConfigFile(source: ConfigSource): Promise<ParsedConfig
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return { servers: [], problems: [], mcpDisabled: false };
-    return { servers: [], problems: [{ file: source.path, message: `${source.path}: cannot read (${code ?? String(error)})` }], mcpDisabled: false };
+    return { servers: [], problems: [{ file: source.path, message: `${source.path}: cannot read (${code ?? String(error)})` }], mcpDisabled: false, invalid: true };
   }
   return { ...parseConfigText(text, source), text };
 }

@@ -125,4 +125,38 @@ describe('loadConfig', () => {
     expect(loaded.versions?.[join(home, 'servers.json')]).toBe(versionOf(text));
     expect(loaded.versions?.[join(proj, '.mcp.json')]).toBe('missing');
   });
+
+  it('keeps the last good servers of a file that became invalid, and says so', async () => {
+    const path = join(home, 'servers.json');
+    await put(path, { servers: { a: { command: 'a' }, b: { url: 'https://b.example/' } } });
+    const previous = await loadConfig({ home, projectDirs: [] });
+    await put(path, '{ "servers": { "a": { "command": "a2" }, ');
+    const loaded = await loadConfig({ home, projectDirs: [], previous });
+    expect(loaded.servers).toEqual(previous.servers);
+    expect(loaded.problems.map((p) => p.message)).toEqual([
+      `${path}:1:42: invalid JSON (property name expected)`,
+      `${path}: the last good settings of a, b stay in use until the problem is fixed`,
+    ]);
+  });
+
+  it('keeps the last good version of one entry that became invalid, while the file\'s other edits apply', async () => {
+    await put(join(proj, '.mcp.json'), { mcpServers: { a: { command: 'a' }, b: { command: 'b' } } });
+    const previous = await loadConfig({ home, projectDirs: [proj] });
+    await put(join(proj, '.mcp.json'), { mcpServers: { a: { command: 'a', args: 'oops' }, b: { command: 'b2' } } });
+    const loaded = await loadConfig({ home, projectDirs: [proj], previous });
+    expect(loaded.servers.map((s) => [s.name, s.kind === 'stdio' && s.command])).toEqual([['b', 'b2'], ['a', 'a']]);
+    expect(loaded.problems.map((p) => p.message)).toEqual([
+      'server "a": "args" must be an array of strings',
+      `${join(proj, '.mcp.json')}: the last good settings of a stay in use until the problem is fixed`,
+    ]);
+  });
+
+  it('drops a server whose entry was removed, even with a previous config', async () => {
+    await put(join(home, 'servers.json'), { servers: { a: { command: 'a' }, b: { command: 'b' } } });
+    const previous = await loadConfig({ home, projectDirs: [] });
+    await put(join(home, 'servers.json'), { servers: { b: { command: 'b' } } });
+    const loaded = await loadConfig({ home, projectDirs: [], previous });
+    expect(loaded.servers.map((s) => s.name)).toEqual(['b']);
+    expect(loaded.problems).toEqual([]);
+  });
 });

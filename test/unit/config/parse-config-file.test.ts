@@ -18,6 +18,7 @@ describe('parseConfigText', () => {
     expect(parseConfigText(text, own)).toEqual({
       servers: [],
       mcpDisabled: false,
+      invalid: true,
       problems: [{ file: own.path, line: 4, column: 5, message: '/h/servers.json:4:5: invalid JSON (comma expected)' }],
     });
   });
