@@ -6,12 +6,18 @@ import { consoleLogger } from './core/ports';
 import { KeytarVault } from './core/secrets/keytar-vault';
 import { SwitchboardCore } from './core/switchboard-core';
 import { SystemOpener } from './host/system-opener';
-import { startWebHost } from './host/web-host';
+import { startWebHost, type WebHost } from './host/web-host';
 
 const USAGE = 'usage: node out/main/web.js [--port N] [--open]';
 
 function readOptions(argv: string[]): { port: number; open: boolean } {
-  const { values } = parseArgs({ args: argv, options: { port: { type: 'string' }, open: { type: 'boolean' }, help: { type: 'boolean' } } });
+  let values: { port?: string; open?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: argv, options: { port: { type: 'string' }, open: { type: 'boolean' }, help: { type: 'boolean' } } }));
+  } catch (error) {
+    // Node's message goes on about positional arguments, which we take none of.
+    throw new Error(String((error as Error).message).replace(/\. To specify a positional argument.*$/s, ''), { cause: error });
+  }
   if (values.help) {
     console.log(USAGE);
     process.exit(0);
@@ -31,25 +37,28 @@ async function main(): Promise<void> {
   }
   const opener = new SystemOpener();
   const core = new SwitchboardCore({ home: dataHome(), vault: new KeytarVault(), opener, logger: consoleLogger });
+  // Assigned once listening; the signal handlers below may run before that.
+  let host: WebHost | undefined = undefined;
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await host?.close();
+    await core.stop();
+    process.exit(0);
+  };
+  // Before anything is printed: whoever reads the URL may signal us the moment it appears.
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
+
   await core.start();
-  const host = await startWebHost({
+  host = await startWebHost({
     handlers: core.handlers,
     events: core.events,
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     port: options.port,
   });
   console.log(`Switchboard is running at ${host.url}`);
-
-  let stopping = false;
-  const stop = async () => {
-    if (stopping) return;
-    stopping = true;
-    await host.close();
-    await core.stop();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop());
-  process.on('SIGTERM', () => void stop());
 
   if (options.open) await opener.open(host.url).catch((error: unknown) => console.error(error instanceof Error ? error.message : String(error)));
 }
