@@ -54,7 +54,9 @@ describe.skipIf(missing !== undefined)('servers view in web mode (Chromium)', ()
 
       const problems = page.getByRole('alert', { name: 'Configuration problems' });
       const text = await problems.innerText();
-      expect(text).toContain(`${join(app.home, 'servers.json')}, line 9, column 5`);
+      const lines = config.split('\n');
+      const line = lines.findIndex((l) => l.includes('"both"'));
+      expect(text).toContain(`${join(app.home, 'servers.json')}, line ${line + 1}, column ${lines[line]!.indexOf('"both"') + 1}`);
       expect(text).toContain('server "both": has both "command" and "url"; a server is either local (command) or remote (url)');
       await mkdir('test-results', { recursive: true });
       await page.screenshot({ path: 'test-results/servers-view.png' });
