@@ -1,0 +1,59 @@
+import type { AppError } from '../../../src-preload/contract';
+import type { ApprovalRequest } from '../../../src-preload/contract/chat';
+import type { ChatApi } from './chat-api';
+
+export type ApprovalAnswer = Parameters<ChatApi['answerApproval']>[0];
+
+/** Requests main is holding for the person, oldest first; the dialog shows the first. */
+export class ApprovalsStore {
+  pending = $state.raw<ApprovalRequest[]>([]);
+  /** Why main refused the last answer (e.g. edited arguments that miss the schema); cleared by the next answer. */
+  error = $state.raw<AppError | undefined>(undefined);
+  answering = $state(false);
+
+  readonly first: ApprovalRequest | undefined = $derived(this.pending[0]);
+  private readonly unsubscribe: (() => void)[] = [];
+
+  constructor(private readonly api: ChatApi) {
+    this.unsubscribe.push(
+      api.onApprovalRequested((request) => {
+        if (!this.pending.some((p) => p.id === request.id)) this.pending = [...this.pending, request];
+      }),
+      api.onApprovalSettled(({ id }) => this.drop(id)),
+    );
+  }
+
+  dispose(): void {
+    for (const stop of this.unsubscribe.splice(0)) stop();
+  }
+
+  /** Requests raised while the UI was away (a reload, a lost socket). */
+  async load(): Promise<void> {
+    const result = await this.api.listPendingApprovals({});
+    if (!result.ok) {
+      this.error = result.error;
+      return;
+    }
+    const fresh = result.value;
+    this.pending = [...fresh, ...this.pending.filter((p) => !fresh.some((r) => r.id === p.id))].sort((a, b) => a.requestedAt - b.requestedAt);
+  }
+
+  async answer(answer: ApprovalAnswer): Promise<boolean> {
+    this.answering = true;
+    this.error = undefined;
+    const result = await this.api.answerApproval(answer);
+    this.answering = false;
+    if (!result.ok) {
+      this.error = result.error;
+      // Already answered elsewhere or gone: nothing left to decide here.
+      if (result.error.code === 'not_found' || result.error.code === 'conflict') this.drop(answer.id);
+      return false;
+    }
+    this.drop(answer.id);
+    return true;
+  }
+
+  private drop(id: string): void {
+    if (this.pending.some((p) => p.id === id)) this.pending = this.pending.filter((p) => p.id !== id);
+  }
+}

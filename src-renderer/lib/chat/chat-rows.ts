@@ -1,0 +1,178 @@
+/**
+ * The message list's rows: the stored conversation plus the turn streaming now. Pure functions,
+ * so the store stays a thin reactive shell and the merging rules are tested directly.
+ */
+import type { ChatMessage, ToolCallCard, ToolCallOutcome, ToolCallState, ToolContentView, TurnState } from '../../../src-preload/contract/chat';
+
+export interface LiveSegment {
+  text: string;
+  callIds: string[];
+}
+
+/** What has streamed in for one conversation since its turn began. */
+export interface LiveTurn {
+  state: TurnState;
+  error?: string;
+  /** The user's message, shown until the stored conversation has it. */
+  pendingUser?: string;
+  segments: LiveSegment[];
+  cards: Record<string, ToolCallCard>;
+}
+
+export interface CallView {
+  callId: string;
+  name: string;
+  server?: string;
+  tool?: string;
+  args: Record<string, unknown>;
+  argsError?: string;
+  state: ToolCallState;
+  because?: string;
+  progress?: { progress: number; total?: number; message?: string };
+  startedAt?: number;
+  elapsedMs?: number;
+  content: ToolContentView[];
+  error?: string;
+}
+
+export type ChatRow =
+  | { key: string; kind: 'user'; text: string }
+  | { key: string; kind: 'assistant'; text: string; calls: CallView[]; streaming: boolean }
+  | { key: string; kind: 'status'; text: string; tone: 'info' | 'error' };
+
+export const emptyTurn = (pendingUser?: string): LiveTurn => ({
+  state: 'streaming',
+  segments: [],
+  cards: {},
+  ...(pendingUser !== undefined ? { pendingUser } : {}),
+});
+
+export const isTurnOver = (state: TurnState): boolean => state === 'done' || state === 'cancelled' || state === 'failed';
+
+/** Text after a tool call starts a new assistant message, as the model's next step. */
+export function withDelta(turn: LiveTurn, text: string): LiveTurn {
+  const segments = [...turn.segments];
+  const last = segments.at(-1);
+  if (!last || last.callIds.length > 0) segments.push({ text, callIds: [] });
+  else segments[segments.length - 1] = { ...last, text: last.text + text };
+  return { ...turn, segments };
+}
+
+export function withCard(turn: LiveTurn, card: ToolCallCard): LiveTurn {
+  const known = Object.hasOwn(turn.cards, card.callId);
+  const cards = { ...turn.cards, [card.callId]: card };
+  if (known) return { ...turn, cards };
+  const segments = [...turn.segments];
+  const last = segments.at(-1) ?? { text: '', callIds: [] };
+  if (segments.length === 0) segments.push(last);
+  segments[segments.length - 1] = { ...last, callIds: [...last.callIds, card.callId] };
+  return { ...turn, cards, segments };
+}
+
+export function withState(turn: LiveTurn, state: TurnState, error?: string): LiveTurn {
+  const next: LiveTurn = { ...turn, state };
+  if (error !== undefined) next.error = error;
+  else delete next.error;
+  return next;
+}
+
+const fromCard = (card: ToolCallCard): CallView => ({
+  callId: card.callId,
+  name: card.name,
+  args: card.args,
+  state: card.state,
+  content: card.content ?? [],
+  ...(card.server !== undefined ? { server: card.server } : {}),
+  ...(card.tool !== undefined ? { tool: card.tool } : {}),
+  ...(card.because !== undefined ? { because: card.because } : {}),
+  ...(card.progress !== undefined ? { progress: card.progress } : {}),
+  ...(card.startedAt !== undefined ? { startedAt: card.startedAt } : {}),
+  ...(card.elapsedMs !== undefined ? { elapsedMs: card.elapsedMs } : {}),
+  ...(card.error !== undefined ? { error: card.error } : {}),
+});
+
+const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): CallView => ({
+  ...(card ? fromCard(card) : {}),
+  callId: outcome.callId,
+  name: outcome.name,
+  args: outcome.args,
+  state: outcome.state,
+  content: outcome.content,
+  ...(outcome.server !== undefined ? { server: outcome.server } : {}),
+  ...(outcome.tool !== undefined ? { tool: outcome.tool } : {}),
+  ...(outcome.state === 'failed' || outcome.state === 'denied' ? { error: outcome.textForModel } : {}),
+});
+
+export function buildRows(messages: readonly ChatMessage[], live: LiveTurn | undefined, lastError?: string): ChatRow[] {
+  const outcomes = new Map<string, ToolCallOutcome>();
+  for (const message of messages) if (message.role === 'tool') for (const result of message.results) outcomes.set(result.callId, result);
+  const cards = live?.cards ?? {};
+  const shown = new Set<string>();
+  const rows: ChatRow[] = [];
+
+  messages.forEach((message, i) => {
+    switch (message.role) {
+      case 'user':
+        rows.push({ key: `m${i}`, kind: 'user', text: message.text });
+        return;
+      case 'assistant': {
+        const calls = message.toolCalls.map((call): CallView => {
+          shown.add(call.id);
+          const outcome = outcomes.get(call.id);
+          const card = cards[call.id];
+          if (outcome) return fromOutcome(outcome, card);
+          if (card) return fromCard(card);
+          return {
+            callId: call.id,
+            name: call.name,
+            args: call.args,
+            content: [],
+            // No outcome and nothing live: the turn ended before this call ran.
+            state: live && !isTurnOver(live.state) ? 'awaiting_approval' : 'cancelled',
+            ...(call.argsError !== undefined ? { argsError: call.argsError } : {}),
+          };
+        });
+        rows.push({ key: `m${i}`, kind: 'assistant', text: message.text, calls, streaming: false });
+        return;
+      }
+      case 'tool': {
+        const orphans = message.results.filter((r) => !shown.has(r.callId));
+        for (const r of orphans) shown.add(r.callId);
+        if (orphans.length > 0) rows.push({ key: `m${i}`, kind: 'assistant', text: '', calls: orphans.map((r) => fromOutcome(r, cards[r.callId])), streaming: false });
+        return;
+      }
+      default:
+        return message satisfies never;
+    }
+  });
+
+  if (live) {
+    if (live.pendingUser !== undefined) rows.push({ key: `live-user`, kind: 'user', text: live.pendingUser });
+    const streaming = !isTurnOver(live.state);
+    live.segments.forEach((segment, j) => {
+      const calls = segment.callIds.filter((id) => !shown.has(id) && cards[id]).map((id) => fromCard(cards[id]!));
+      if (segment.text === '' && calls.length === 0) return;
+      rows.push({ key: `live${j}`, kind: 'assistant', text: segment.text, calls, streaming: streaming && j === live.segments.length - 1 });
+    });
+    if (live.state === 'failed') rows.push({ key: 'live-error', kind: 'status', tone: 'error', text: live.error ?? 'the turn failed' });
+    else if (live.state === 'cancelled') rows.push({ key: 'live-cancelled', kind: 'status', tone: 'info', text: 'Turn cancelled.' });
+  } else if (lastError !== undefined) {
+    rows.push({ key: 'last-error', kind: 'status', tone: 'error', text: lastError });
+  }
+  return rows;
+}
+
+/** "1.2 s", "2 min 5 s": elapsed time on a tool card. */
+export function formatElapsed(ms: number): string {
+  if (ms < 1000) return `${Math.max(0, Math.round(ms))} ms`;
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)} s`;
+  const whole = Math.floor(seconds);
+  return `${Math.floor(whole / 60)} min ${whole % 60} s`;
+}
+
+/** 0..1 when the server sent a total, else undefined (an indeterminate bar). */
+export function progressFraction(progress: { progress: number; total?: number } | undefined): number | undefined {
+  if (!progress || progress.total === undefined || !(progress.total > 0)) return undefined;
+  return Math.min(1, Math.max(0, progress.progress / progress.total));
+}
