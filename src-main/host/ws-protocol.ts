@@ -10,6 +10,12 @@ export const WS_PATH = '/ws';
 /** Larger inbound frames close the connection with 1009 (message too big). */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
 
+/**
+ * A connection that stops reading (a frozen tab, a stuck client) is cut off once this much waits
+ * unsent for it, rather than growing without bound; the client reconnects and reloads.
+ */
+export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
+
 export type RequestId = string | number;
 
 export type ClientMessage = { type: 'invoke'; id: RequestId; method: string; payload?: unknown };

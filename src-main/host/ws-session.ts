@@ -2,7 +2,7 @@ import type { RawData, WebSocket } from 'ws';
 import type { Handlers } from '../../src-preload/contract';
 import { dispatch } from '../core/dispatch';
 import type { EventHub } from '../core/event-hub';
-import { parseClientMessage, type ServerMessage } from './ws-protocol';
+import { MAX_BUFFERED_BYTES, parseClientMessage, type ServerMessage } from './ws-protocol';
 
 /**
  * One browser connection: every invoke goes through dispatch() (the same path as Electron's IPC),
@@ -10,7 +10,9 @@ import { parseClientMessage, type ServerMessage } from './ws-protocol';
  */
 export function serveConnection(socket: WebSocket, handlers: Handlers, events: EventHub): void {
   const send = (message: ServerMessage) => {
-    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(message));
+    if (socket.readyState !== socket.OPEN) return;
+    if (socket.bufferedAmount > MAX_BUFFERED_BYTES) return socket.terminate();
+    socket.send(JSON.stringify(message));
   };
   const unsubscribe = events.subscribe((name, payload) => send({ type: 'event', name, payload }));
 

@@ -409,6 +409,33 @@ describe('web host: WebSocket protocol', () => {
     expect(await roundtrip(other, next, { type: 'invoke', id: 1, method: 'listServers', payload: {} })).toMatchObject({ type: 'result', id: 1, result: { ok: true } });
   });
 
+  it('cuts off a connection that stops reading once 8 MiB wait for it, and serves others on', async () => {
+    // A raw client that upgrades, then never reads: its unsent events pile up in the host.
+    const raw = netConnect({ host: '127.0.0.1', port: fx.host.port });
+    await new Promise((resolve) => raw.once('connect', resolve));
+    raw.write(
+      `GET /ws?token=${fx.host.token} HTTP/1.1\r\nHost: 127.0.0.1:${fx.host.port}\r\nOrigin: ${originOf(fx.host)}\r\n` +
+        'Upgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+    );
+    const handshake = await new Promise<string>((resolve) => raw.once('data', (d: Buffer) => resolve(d.toString('latin1'))));
+    expect(handshake).toMatch(/^HTTP\/1\.1 101 /);
+    raw.pause();
+    const ended = new Promise<void>((resolve) => raw.once('close', () => resolve()));
+
+    try {
+      const big = { ...fx.core.snapshot(), configPath: 'x'.repeat(1024 * 1024) };
+      for (let i = 0; i < 40; i++) fx.core.events.emit('serversChanged', big);
+      raw.resume(); // drain what the kernel held; then the host's cut shows as the end of the stream
+      await ended;
+    } finally {
+      raw.destroy();
+    }
+
+    const other = await openSocket();
+    const { next } = inbox(other);
+    expect(await roundtrip(other, next, { type: 'invoke', id: 1, method: 'listServers', payload: {} })).toMatchObject({ type: 'result', result: { ok: true } });
+  });
+
   it('refuses to open a javascript: URL through openExternal before anything is spawned', async () => {
     const socket = await openSocket();
     const { next } = inbox(socket);
