@@ -21,7 +21,7 @@ afterEach(() => {
   globals.WebSocket = previous.WebSocket;
 });
 afterAll(async () => {
-  await fx.cleanup();
+  await fx?.cleanup();
 });
 
 describe('getApi', () => {

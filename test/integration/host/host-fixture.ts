@@ -54,27 +54,35 @@ export async function startFixture(options: { appJs?: string; host?: Partial<Web
     spawned.push({ command, args });
     return spawn(process.execPath, ['-e', ''], spawnOptions);
   };
-  const core = new SwitchboardCore({
-    home: dataHome({ SWITCHBOARD_HOME: home }),
-    vault: new KeytarVault(),
-    opener: new SystemOpener(recordingSpawn),
-    logger: quietLogger,
-  });
-  await core.start();
-  const handlers = options.wrapHandlers ? options.wrapHandlers(core) : core.handlers;
-  const host = await startWebHost({ handlers, events: core.events, rendererDir, ...options.host });
-  return {
-    root,
-    rendererDir,
-    core,
-    host,
-    spawned,
-    cleanup: async () => {
-      await host.close();
-      await core.stop();
-      await rm(root, { recursive: true, force: true });
-    },
-  };
+  let core: SwitchboardCore | undefined;
+  try {
+    core = new SwitchboardCore({
+      home: dataHome({ SWITCHBOARD_HOME: home }),
+      vault: new KeytarVault(),
+      opener: new SystemOpener(recordingSpawn),
+      logger: quietLogger,
+    });
+    await core.start();
+    const handlers = options.wrapHandlers ? options.wrapHandlers(core) : core.handlers;
+    const host = await startWebHost({ handlers, events: core.events, rendererDir, ...options.host });
+    const started = core;
+    return {
+      root,
+      rendererDir,
+      core: started,
+      host,
+      spawned,
+      cleanup: async () => {
+        await host.close();
+        await started.stop();
+        await rm(root, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await core?.stop();
+    await rm(root, { recursive: true, force: true });
+    throw error;
+  }
 }
 
 export interface HttpReply {

@@ -15,7 +15,7 @@ afterEach(() => {
   for (const socket of openSockets.splice(0)) socket.terminate();
 });
 afterAll(async () => {
-  await fx.cleanup();
+  await fx?.cleanup();
 });
 
 const authed = (extra: Record<string, string> = {}) => ({ Cookie: cookieFor(fx.host), ...extra });

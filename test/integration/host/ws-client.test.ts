@@ -48,7 +48,7 @@ afterEach(() => {
 });
 afterAll(async () => {
   held.open();
-  await fx.cleanup();
+  await fx?.cleanup();
   globalThis.WebSocket = previousWebSocket;
 });
 
