@@ -309,7 +309,10 @@ export class ServerConnection {
   /** A connected session ended without us asking: a crash or a drop. */
   private watch(session: Session, generation: number): void {
     session.client.onclose = () => {
+      // Sweep what a crashed leader left in its process group, whatever happens next.
+      void session.stdio?.close();
       if (generation !== this.generation || this.stopped) return;
+      this.generation++; // a connect still refreshing lists on this session must not report it connected
       this.session = undefined;
       const fatal = session.stdio?.fatal;
       if (fatal) return this.setState({ kind: 'error', reason: fatal });

@@ -20,6 +20,29 @@ export interface StdioLaunch {
 
 export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
 
+/**
+ * Process groups started and not yet swept. If this process dies without stopping its
+ * servers (an uncaught error, process.exit), a synchronous exit hook SIGKILLs them all so
+ * nothing is orphaned.
+ */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+function trackGroup(pid: number): void {
+  liveGroups.add(pid);
+  if (exitHookInstalled || process.platform === 'win32') return;
+  exitHookInstalled = true;
+  process.on('exit', () => {
+    for (const group of liveGroups) {
+      try {
+        process.kill(-group, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+  });
+}
+
 /** How the child ended, for the state reason ("exited with code 1"). */
 export type ChildExit = { code: number | null; signal: NodeJS.Signals | null };
 
@@ -64,7 +87,10 @@ export class StdioProcessTransport implements Transport {
       });
       this.child = child;
       this.closed = new Promise((done) => child.once('close', () => done()));
-      child.once('spawn', () => resolveStart());
+      child.once('spawn', () => {
+        if (child.pid) trackGroup(child.pid);
+        resolveStart();
+      });
       child.once('error', (error) => {
         rejectStart(error);
         this.onerror?.(error);
@@ -127,6 +153,14 @@ export class StdioProcessTransport implements Transport {
   private async stopGroup(): Promise<void> {
     const child = this.child;
     if (!child?.pid) return;
+    try {
+      await this.stopSteps(child);
+    } finally {
+      if (!this.groupAlive(child)) liveGroups.delete(child.pid);
+    }
+  }
+
+  private async stopSteps(child: ChildProcess): Promise<void> {
     const grace = this.launch.stopGraceMs;
     child.stdin?.end();
     await within(this.closed!, grace);

@@ -11,6 +11,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const FIXTURES = resolve(here, '../../fixtures/servers');
 export const fixture = (file: string) => join(FIXTURES, file);
 export const EVERYTHING = resolve(here, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+export const FILESYSTEM = resolve(here, '../../../node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+export const MEMORY = resolve(here, '../../../node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 export const SOURCE = { path: '/home/test/.config/Switchboard/servers.json', origin: 'switchboard' as const, userWritten: true };
 
 export const quietLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ToolCallResult } from '../../../src-main/core/mcp/call-result';
 import { launchHash } from '../../../src-main/core/mcp/launch-hash';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
-import { EVERYTHING, fixture, is, manager, SOURCE, stdio, tempHome, waitForState } from './helpers';
+import { EVERYTHING, FILESYSTEM, MEMORY, fixture, is, manager, SOURCE, stdio, tempHome, waitForState } from './helpers';
 
 const toolbox = (name: string, extra: string[] = [], more = {}) => stdio(name, [fixture('toolbox.mjs'), '--name', name, ...extra], more);
 const textOf = (r: ToolCallResult) => r.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('');
@@ -351,5 +351,39 @@ describe('resources, prompts and roots', () => {
     await m.callTool('everything__toggle-subscriber-updates', {});
     for (let i = 0; i < 400 && updates.length === 0; i++) await new Promise((d) => setTimeout(d, 25));
     expect(updates[0]).toBe(`everything ${uri}`);
+  });
+});
+
+describe('reference servers from npm', () => {
+  it('server-filesystem works inside the roots the user picked, and follows a change of roots', async () => {
+    const first = await mkdtemp(join(tmpdir(), 'switchboard-fs-a-'));
+    const second = await mkdtemp(join(tmpdir(), 'switchboard-fs-b-'));
+    try {
+      await writeFile(join(first, 'hello.txt'), 'hello from a root');
+      m = manager(home);
+      m.setRoots([first]);
+      await m.apply([stdio('files', [FILESYSTEM])]);
+      await waitForState(m, 'files', is('connected'));
+      expect(textOf(await m.callTool('files__read_text_file', { path: join(first, 'hello.txt') }))).toBe('hello from a root');
+      m.setRoots([second]);
+      for (let i = 0; i < 100 && !textOf(await m.callTool('files__list_allowed_directories', {})).includes(second); i++) await new Promise((d) => setTimeout(d, 50));
+      expect(textOf(await m.callTool('files__list_allowed_directories', {}))).toContain(second);
+      const outside = await m.callTool('files__read_text_file', { path: join(first, 'hello.txt') });
+      expect(outside.isError).toBe(true);
+    } finally {
+      await rm(first, { recursive: true, force: true });
+      await rm(second, { recursive: true, force: true });
+    }
+  });
+
+  it('server-memory keeps what it is told, in the file its env names', async () => {
+    const memoryFile = join(home, 'memory.jsonl');
+    m = manager(home);
+    await m.apply([stdio('memory', [MEMORY], { env: { MEMORY_FILE_PATH: memoryFile } })]);
+    await waitForState(m, 'memory', is('connected'));
+    await m.callTool('memory__create_entities', { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] });
+    const graph = await m.callTool('memory__read_graph', {});
+    expect(textOf(graph)).toContain('wrote the first program');
+    expect(await readFile(memoryFile, 'utf8')).toContain('"name":"Ada"');
   });
 });
