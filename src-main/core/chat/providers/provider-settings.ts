@@ -129,9 +129,16 @@ export async function probeLocalModel(baseUrl = LOCAL_OPENAI_COMPATIBLE_URL): Pr
     for await (const model of client.models.list()) models.push(model.id);
     return { baseUrl, reachable: true, models };
   } catch (error) {
-    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
-    return { baseUrl, reachable: false, reason: `${error instanceof Error ? error.message : String(error)}${cause}` };
+    return { baseUrl, reachable: false, reason: describeError(error) };
   }
+}
+
+/** The error's message plus its deepest cause ("connect ECONNREFUSED …"), which says what actually happened. */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  let root: Error = error;
+  while (root.cause instanceof Error) root = root.cause;
+  return root === error ? error.message : `${error.message} (${root.message})`;
 }
 
 function describeProbe(probe: LocalProbe): string {

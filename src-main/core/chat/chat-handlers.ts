@@ -1,0 +1,49 @@
+import type { z } from 'zod';
+import type { chatInvokes } from '../../../src-preload/contract/chat';
+import { AppFailure } from '../app-error';
+import type { ChatService } from './chat-service';
+
+type ChatInvokes = typeof chatInvokes;
+/** One async handler per chat invoke; spread into the core's `handlers`. */
+export type ChatHandlers = {
+  [K in keyof ChatInvokes]: (input: z.output<ChatInvokes[K]['input']>) => Promise<ChatInvokes[K]['output']>;
+};
+
+export function createChatHandlers(chat: ChatService): ChatHandlers {
+  return {
+    sendMessage: async ({ conversationId, text }) => {
+      const started = await chat.sessions.send(conversationId, text);
+      // The turn streams as events; the invoke returns as soon as it started.
+      void started.done;
+      return { conversationId: started.conversationId };
+    },
+    cancelTurn: async ({ conversationId }) => {
+      chat.sessions.cancel(conversationId);
+      return null;
+    },
+    cancelToolCall: async ({ conversationId, callId }) => {
+      chat.sessions.cancelToolCall(conversationId, callId);
+      return null;
+    },
+    answerApproval: async (answer) => {
+      await chat.broker.answer(answer);
+      return null;
+    },
+    listPendingApprovals: async () => chat.broker.pendingRequests(),
+    listConversations: async () => chat.conversations.list(),
+    getConversation: async ({ id }) => chat.conversations.get(id),
+    renameConversation: async ({ id, title }) => {
+      if (chat.sessions.isRunning(id)) throw new AppFailure('conflict', `conversation "${id}" is still answering; rename it when it is done`);
+      return chat.conversations.rename(id, title, Date.now());
+    },
+    deleteConversation: async ({ id }) => {
+      if (chat.sessions.isRunning(id)) throw new AppFailure('conflict', `conversation "${id}" is still answering; cancel it before deleting`);
+      await chat.conversations.delete(id);
+      return null;
+    },
+    getChatSettings: async () => chat.view(),
+    setChatSettings: async (settings) => chat.updateSettings(settings),
+    setChatApiKey: async ({ provider, key }) => chat.setApiKey(provider, key),
+    probeLocalModel: async () => chat.probeLocal(),
+  };
+}

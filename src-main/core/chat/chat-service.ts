@@ -1,0 +1,104 @@
+/** The chat area assembled: settings, provider, conversations, approvals, the tool loop, server requests. */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../src-preload/contract/chat';
+import { ApprovalBroker, type BrokerEvent } from '../approvals/approval-broker';
+import type { ServerApproval } from '../approvals/approval-policy';
+import { ApprovalStore, approvalsFile } from '../approvals/approval-store';
+import { systemClock, type Clock, type Logger, type SecretVault, type UrlOpener } from '../ports';
+import { ChatSessions, type ChatEvent } from './chat-session';
+import { ConversationStore, conversationsDir } from './conversation-store';
+import type { ChatProvider } from './providers/chat-provider';
+import { apiKeyName, ChatSettingsStore, chatSettingsFile, createProvider, LOCAL_OPENAI_COMPATIBLE_URL, probeLocalModel, settingsView } from './providers/provider-settings';
+import { registerServerRequestHandlers, type ServerRequestDeps } from './server-requests';
+import type { ToolRuntime } from './tool-runtime';
+
+export interface ChatServiceDeps {
+  home: string;
+  vault: SecretVault;
+  opener: UrlOpener;
+  logger: Logger;
+  /** Chat and approval events for the shells; see `emitToHub` once the contract carries them. */
+  emit: (event: ChatEvent | BrokerEvent) => void;
+  tools: ToolRuntime;
+  /** The `approval` field of the server's config ("ask" when unknown). */
+  serverApproval: (server: string) => ServerApproval;
+  clock?: Clock;
+  /** Where "no key" probes for a local model; Ollama's default. */
+  localProbeUrl?: string;
+  serverRequestTimeoutMs?: number;
+}
+
+export class ChatService {
+  readonly settings: ChatSettingsStore;
+  readonly approvals: ApprovalStore;
+  readonly broker: ApprovalBroker;
+  readonly conversations: ConversationStore;
+  readonly sessions: ChatSessions;
+  private readonly clock: Clock;
+
+  constructor(private readonly deps: ChatServiceDeps) {
+    this.clock = deps.clock ?? systemClock;
+    this.settings = new ChatSettingsStore(chatSettingsFile(deps.home), deps.logger);
+    this.approvals = new ApprovalStore(approvalsFile(deps.home), deps.logger);
+    this.conversations = new ConversationStore(conversationsDir(deps.home), deps.logger);
+    this.broker = new ApprovalBroker({
+      store: this.approvals,
+      settings: () => {
+        const { rules, autoAllowReadOnly } = this.settings.get();
+        return { rules, autoAllowReadOnly, serverApproval: deps.serverApproval };
+      },
+      emit: (event) => this.emit(event),
+      clock: this.clock,
+    });
+    this.sessions = new ChatSessions({
+      store: this.conversations,
+      broker: this.broker,
+      tools: deps.tools,
+      provider: () => this.provider(),
+      emit: (event) => this.emit(event),
+      clock: this.clock,
+      logger: deps.logger,
+    });
+  }
+
+  async start(): Promise<void> {
+    await this.settings.load();
+    await this.approvals.load();
+  }
+
+  provider(): Promise<ChatProvider> {
+    return createProvider(this.settings.get(), this.deps.vault, this.deps.localProbeUrl ?? LOCAL_OPENAI_COMPATIBLE_URL);
+  }
+
+  async view(): Promise<ChatSettingsView> {
+    return settingsView(this.settings.get(), this.deps.vault);
+  }
+
+  async updateSettings(next: ChatSettings): Promise<ChatSettingsView> {
+    await this.settings.set(next);
+    return this.view();
+  }
+
+  /** The key goes to the keychain only; it is never returned or logged (SECURITY S1, S3). */
+  async setApiKey(provider: ProviderKind, key: string): Promise<ChatSettingsView> {
+    await this.deps.vault.set(apiKeyName(provider), key);
+    return this.view();
+  }
+
+  probeLocal(): Promise<LocalProbe> {
+    return probeLocalModel(this.deps.localProbeUrl ?? LOCAL_OPENAI_COMPATIBLE_URL);
+  }
+
+  serverRequestDeps(): ServerRequestDeps {
+    return { broker: this.broker, opener: this.deps.opener, sampler: () => this.provider(), ...(this.deps.serverRequestTimeoutMs ? { timeoutMs: this.deps.serverRequestTimeoutMs } : {}) };
+  }
+
+  /** For the MCP manager: call on each Client created with SERVER_REQUEST_CAPABILITIES, before connect. */
+  registerServerRequests(client: Client, server: string): void {
+    registerServerRequestHandlers(client, server, this.serverRequestDeps());
+  }
+
+  private emit(event: ChatEvent | BrokerEvent): void {
+    this.deps.emit(event);
+  }
+}
