@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,8 +22,8 @@ interface Run {
   stderr: string;
 }
 
-function launch(env: NodeJS.ProcessEnv, args: string[] = [], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void): Promise<Run> {
-  const child = spawn(process.execPath, ['--import', 'tsx', launchModule, ...args], { cwd: appRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+function launch(env: NodeJS.ProcessEnv, args: string[] = [], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void, entry = ['--import', 'tsx', launchModule]): Promise<Run> {
+  const child = spawn(process.execPath, [...entry, ...args], { cwd: appRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => {
@@ -108,5 +108,21 @@ describe('npm start launcher', () => {
     });
     expect(run.stdout).toBe('ready\n');
     expect(run.signal).toBe('SIGTERM');
+  });
+});
+
+// npm start runs the bundle electron-vite builds; npm test builds it first, so this runs there.
+const builtLauncher = join(appRoot, 'out/main/launch.js');
+const launcherSources = ['src-main/electron/launch.ts', 'src-main/electron/launcher.ts'].map((p) => statSync(join(appRoot, p)).mtimeMs);
+const builtFresh = existsSync(builtLauncher) && statSync(builtLauncher).mtimeMs >= Math.max(...launcherSources);
+if (!builtFresh) console.info('launch.test: out/main/launch.js is missing or older than its source; run `npx electron-vite build` (npm test does) to check it');
+
+describe.skipIf(binaryInstalled || !builtFresh)('node out/main/launch.js (the built npm start)', () => {
+  it('prints the same one line and exits 1 where the Electron binary cannot be fetched', async () => {
+    const env = { ...baseEnv(), ELECTRON_MIRROR: 'http://127.0.0.1:9/', electron_config_cache: tempDir() };
+    const run = await launch(env, [], undefined, [builtLauncher]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^Switchboard: the Electron runtime could not be downloaded \(.+\); set ELECTRON_OVERRIDE_DIST_PATH to an Electron you have, or run `npm run web` to use Switchboard in your browser instead\n$/);
   });
 });
