@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { configInvokes, ServerEntry, ServerEntryView } from '../../../src-preload/contract/config';
+import { configInvokes, type ServerEntry, type ServerEntryView } from '../../../src-preload/contract/config';
 import type { serverInvokes } from '../../../src-preload/contract/servers';
 import { AppFailure } from '../app-error';
 import { serversFile } from '../data-home';
@@ -134,6 +134,20 @@ export function configHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
       return null;
     },
   };
+}
+
+/**
+ * The same handlers, built on first call. For a class field initializer that cannot read its
+ * constructor's parameters yet (the core's `handlers`): `...deferredConfigHandlers(() => configHandlers({...}))`.
+ */
+export function deferredConfigHandlers(build: () => ConfigHandlers): ConfigHandlers {
+  let built: ConfigHandlers | undefined;
+  const names = [...Object.keys(configInvokes), 'setServerEnabled'] as (keyof ConfigHandlers)[];
+  const forward = (name: keyof ConfigHandlers) => (input: unknown) => {
+    built ??= build();
+    return (built[name] as (input: unknown) => Promise<unknown>)(input);
+  };
+  return Object.fromEntries(names.map((name) => [name, forward(name)])) as ConfigHandlers;
 }
 
 function notFound(name: string): never {
