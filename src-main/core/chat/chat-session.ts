@@ -27,7 +27,7 @@ export type ChatEvent =
   | { name: 'chatTurnState'; payload: ChatTurnState }
   | { name: 'toolCallUpdated'; payload: ToolCallCard };
 
-export type TurnOutcome = 'done' | 'cancelled' | 'failed';
+export type TurnOutcome = Extract<TurnState, 'done' | 'cancelled' | 'failed'>;
 
 export interface ChatSessionDeps {
   store: ConversationStore;
@@ -81,7 +81,12 @@ export class ChatSessions {
       this.active.delete(conversation.id);
       throw error;
     }
-    const done = this.run(conversation, provider, turn).finally(() => this.active.delete(conversation.id));
+    // The turn is no longer running by the time its final state is announced, so a UI may act on it at once.
+    const done = this.run(conversation, provider, turn).then(({ outcome, error }) => {
+      this.active.delete(conversation.id);
+      this.state(conversation.id, outcome, error);
+      return outcome;
+    });
     return { conversationId: conversation.id, done };
   }
 
@@ -99,7 +104,7 @@ export class ChatSessions {
     call.abort();
   }
 
-  private async run(conversation: Conversation, provider: ChatProvider, turn: ActiveTurn): Promise<TurnOutcome> {
+  private async run(conversation: Conversation, provider: ChatProvider, turn: ActiveTurn): Promise<{ outcome: TurnOutcome; error?: string }> {
     const id = conversation.id;
     const signal = turn.controller.signal;
     const maxRounds = this.deps.maxRounds ?? 12;
@@ -125,29 +130,20 @@ export class ChatSessions {
         } catch (error) {
           if (!signal.aborted) throw new Error(`${provider.label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
           if (text) await this.commit(conversation, { role: 'assistant', text, toolCalls: [], at: this.clock.now() });
-          this.state(id, 'cancelled');
-          return 'cancelled';
+          return { outcome: 'cancelled' };
         }
         await this.commit(conversation, { role: 'assistant', text, toolCalls: calls, at: this.clock.now() });
-        if (calls.length === 0) {
-          this.state(id, 'done');
-          return 'done';
-        }
+        if (calls.length === 0) return { outcome: 'done' };
         const results: ToolCallOutcome[] = [];
         for (const call of calls) results.push(await this.runCall(id, call, tools, turn));
         await this.commit(conversation, { role: 'tool', results, at: this.clock.now() });
-        if (signal.aborted) {
-          this.state(id, 'cancelled');
-          return 'cancelled';
-        }
+        if (signal.aborted) return { outcome: 'cancelled' };
       }
-      this.state(id, 'failed', `stopped after ${maxRounds} model turns in a row without a final answer`);
-      return 'failed';
+      return { outcome: 'failed', error: `stopped after ${maxRounds} model turns in a row without a final answer` };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.deps.logger?.warn('chat turn failed', { conversationId: id, error: message });
-      this.state(id, 'failed', message);
-      return 'failed';
+      return { outcome: 'failed', error: message };
     }
   }
 

@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { toAppError } from '../../../src-main/core/app-error';
+import type { BrokerEvent } from '../../../src-main/core/approvals/approval-broker';
+import { createChatHandlers, type ChatHandlers } from '../../../src-main/core/chat/chat-handlers';
+import { ChatService } from '../../../src-main/core/chat/chat-service';
+import type { ChatEvent } from '../../../src-main/core/chat/chat-session';
+import { SdkToolRuntime } from '../../../src-main/core/chat/sdk-tool-runtime';
+import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
+import { chatInvokes, type ToolCallApprovalRequest } from '../../../src-preload/contract/chat';
+import type { Result } from '../../../src-preload/contract/common';
+import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/llm/fake-llm-server';
+import { connectEverything, EventLog, tempHome, toolResultsIn } from './chat-test-kit';
+
+let everything: Client;
+let llm: FakeLlmServer;
+beforeAll(async () => {
+  ({ client: everything } = await connectEverything());
+  llm = await startFakeLlmServer();
+});
+afterAll(async () => {
+  await everything.close();
+  await llm.close();
+});
+
+let home: { home: string; cleanup: () => Promise<void> };
+let events: EventLog<ChatEvent | BrokerEvent>;
+let handlers: ChatHandlers;
+
+type Name = keyof typeof chatInvokes;
+/** The path every call takes in the shells: schema-parse the payload, run the handler, errors as values. */
+async function invoke(name: Name, payload: unknown): Promise<Result<unknown>> {
+  const parsed = chatInvokes[name].input.safeParse(payload);
+  if (!parsed.success) return { ok: false, error: { code: 'invalid_input', message: parsed.error.issues[0]!.message } };
+  try {
+    return { ok: true, value: await (handlers[name] as (input: unknown) => Promise<unknown>)(parsed.data) };
+  } catch (error) {
+    return { ok: false, error: toAppError(error) };
+  }
+}
+
+async function service(): Promise<ChatService> {
+  const tools = new SdkToolRuntime([{ server: 'everything', client: everything }]);
+  await tools.refresh();
+  const chat = new ChatService({
+    home: home.home,
+    vault: new KeytarVault(`Switchboard-test-${randomBytes(4).toString('hex')}`),
+    opener: { open: async () => undefined },
+    logger: { info() {}, warn() {}, error() {} },
+    emit: events.push,
+    tools,
+    serverApproval: () => 'ask',
+  });
+  await chat.start();
+  handlers = createChatHandlers(chat);
+  return chat;
+}
+
+const settings = () => ({ provider: 'openai-compatible', baseUrl: llm.openAiBaseUrl, model: 'fake-model-small', autoAllowReadOnly: false, rules: [] });
+
+beforeEach(async () => {
+  home = await tempHome();
+  events = new EventLog();
+  await service();
+  expect(await invoke('setChatSettings', settings())).toMatchObject({ ok: true });
+});
+afterEach(async () => {
+  await home.cleanup();
+});
+
+const turnEnded = (conversationId: string, from = 0) =>
+  events.next((e) => e.name === 'chatTurnState' && e.payload.conversationId === conversationId && ['done', 'failed', 'cancelled'].includes(e.payload.state), from);
+const approval = async (from = 0) => ((await events.next((e) => e.name === 'approvalRequested', from)) as { payload: ToolCallApprovalRequest }).payload;
+
+describe('chat handlers', () => {
+  it('sendMessage -> approvalRequested -> answerApproval -> the model answer, then the conversation is listed and readable', async () => {
+    llm.script({ toolCalls: [{ id: 'c1', name: 'everything__echo', args: { message: 'via handlers' } }] }, (r) => ({ text: `Got: ${toolResultsIn(r).join('')}` }));
+    const sent = await invoke('sendMessage', { text: 'Echo something for me' });
+    expect(sent.ok).toBe(true);
+    const { conversationId } = (sent as { value: { conversationId: string } }).value;
+    const request = await approval();
+    expect(await invoke('listPendingApprovals', {})).toEqual({ ok: true, value: [request] });
+    expect(await invoke('answerApproval', { id: request.id, decision: 'allow_once' })).toEqual({ ok: true, value: null });
+    expect((await turnEnded(conversationId)).payload).toEqual({ conversationId, state: 'done' });
+
+    const list = await invoke('listConversations', {});
+    expect(list).toMatchObject({ ok: true, value: [{ id: conversationId, title: 'Echo something for me', messageCount: 4 }] });
+    const got = await invoke('getConversation', { id: conversationId });
+    expect(got).toMatchObject({ ok: true, value: { messages: [{ role: 'user' }, { role: 'assistant' }, { role: 'tool' }, { role: 'assistant', text: 'Got: Echo: via handlers' }] } });
+  });
+
+  it('refuses a forged approval for an unknown id, and a second answer, with exact errors', async () => {
+    llm.script({ toolCalls: [{ id: 'c1', name: 'everything__echo', args: { message: 'x' } }] }, { text: 'ok' });
+    const sent = (await invoke('sendMessage', { text: 'go' })) as { value: { conversationId: string } };
+    const request = await approval();
+    expect(await invoke('answerApproval', { id: 'forged-id', decision: 'allow_once', editedArgs: { message: 'evil' } })).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'no pending approval with id "forged-id"' },
+    });
+    expect(await invoke('answerApproval', { id: request.id, decision: 'allow_once', extra: 'field' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await invoke('answerApproval', { id: request.id, decision: 'deny', reason: 'no' })).toEqual({ ok: true, value: null });
+    expect(await invoke('answerApproval', { id: request.id, decision: 'allow_once' })).toEqual({
+      ok: false,
+      error: { code: 'conflict', message: `approval "${request.id}" was already answered` },
+    });
+    await turnEnded(sent.value.conversationId);
+    expect(toolResultsIn(llm.requests.at(-1)!)).toEqual(['The user denied this tool call. Reason: no']);
+  });
+
+  it('refuses conversation ids that could escape the folder, with the exact error', async () => {
+    for (const id of ['../secrets', '..%2F', 'a/b']) {
+      expect(await invoke('getConversation', { id })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'conversation id may use only letters, digits and "-"' } });
+      expect(await invoke('deleteConversation', { id })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'conversation id may use only letters, digits and "-"' } });
+    }
+    expect(await invoke('getConversation', { id: 'does-not-exist' })).toEqual({ ok: false, error: { code: 'not_found', message: 'no conversation with id "does-not-exist"' } });
+  });
+
+  it('renames, deletes, and resumes a conversation after a restart with its history sent to the model', async () => {
+    llm.script({ text: 'First answer.' });
+    const { conversationId } = ((await invoke('sendMessage', { text: 'Remember the word papaya' })) as { value: { conversationId: string } }).value;
+    await turnEnded(conversationId);
+    expect(await invoke('renameConversation', { id: conversationId, title: 'Fruit' })).toMatchObject({ ok: true, value: { id: conversationId, title: 'Fruit' } });
+
+    await service(); // a restart: new stores, same data home
+    expect(await invoke('listConversations', {})).toMatchObject({ ok: true, value: [{ id: conversationId, title: 'Fruit', messageCount: 2 }] });
+    llm.script({ text: 'It was papaya.' });
+    const from = events.items.length;
+    expect(await invoke('sendMessage', { conversationId, text: 'Which word?' })).toEqual({ ok: true, value: { conversationId } });
+    await turnEnded(conversationId, from);
+    expect(llm.requests.at(-1)!.body.messages.map((m: { role: string; content: string }) => [m.role, m.content])).toEqual([
+      ['system', expect.any(String)],
+      ['user', 'Remember the word papaya'],
+      ['assistant', 'First answer.'],
+      ['user', 'Which word?'],
+    ]);
+
+    expect(await invoke('deleteConversation', { id: conversationId })).toEqual({ ok: true, value: null });
+    expect(await invoke('listConversations', {})).toEqual({ ok: true, value: [] });
+    expect(await invoke('deleteConversation', { id: conversationId })).toEqual({ ok: false, error: { code: 'not_found', message: `no conversation with id "${conversationId}"` } });
+  });
+
+  it('refuses to delete or send to a conversation that is still answering, and cancels it', async () => {
+    llm.script({ toolCalls: [{ id: 'c1', name: 'everything__echo', args: { message: 'x' } }] });
+    const { conversationId } = ((await invoke('sendMessage', { text: 'go' })) as { value: { conversationId: string } }).value;
+    await approval();
+    expect(await invoke('deleteConversation', { id: conversationId })).toEqual({
+      ok: false,
+      error: { code: 'conflict', message: `conversation "${conversationId}" is still answering; cancel it before deleting` },
+    });
+    expect(await invoke('sendMessage', { conversationId, text: 'again' })).toEqual({
+      ok: false,
+      error: { code: 'conflict', message: `conversation "${conversationId}" is still answering; wait for it or cancel it first` },
+    });
+    expect(await invoke('cancelTurn', { conversationId })).toEqual({ ok: true, value: null });
+    expect((await turnEnded(conversationId)).payload).toEqual({ conversationId, state: 'cancelled' });
+    expect(events.items.some((e) => e.name === 'approvalSettled' && e.payload.outcome === 'cancelled')).toBe(true);
+    expect(await invoke('cancelTurn', { conversationId })).toEqual({ ok: false, error: { code: 'not_found', message: `no reply is running in conversation "${conversationId}"` } });
+  });
+
+  it('gets and sets chat settings; a bad base URL is refused and the old settings stay', async () => {
+    expect(await invoke('getChatSettings', {})).toMatchObject({ ok: true, value: { settings: settings(), apiKeyName: 'openai-api-key' } });
+    expect(await invoke('setChatSettings', { ...settings(), baseUrl: 'http://example.com/v1' })).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: 'base URL "http://example.com/v1" uses plain http to another computer; use https so the API key is not sent in the clear' },
+    });
+    expect(await invoke('getChatSettings', {})).toMatchObject({ ok: true, value: { settings: settings() } });
+  });
+});
