@@ -56,7 +56,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   });
 
   async function handleRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const url = requestUrl(req, port);
+    if (!url) return reply(res, 400, 'the request target is not a valid URL path');
     const verdict = guard(req, url, false);
     if (!verdict.ok) return reply(res, verdict.status, verdict.reason);
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, `method ${req.method ?? '?'} is not allowed; this server only serves files`, { Allow: 'GET, HEAD' });
@@ -84,7 +85,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
-    const url = new URL(req.url ?? '/', `http://127.0.0.1:${port}`);
+    const url = requestUrl(req, port);
+    if (!url) return refuseUpgrade(socket, 400, 'the request target is not a valid URL path');
     const verdict = guard(req, url, true);
     if (!verdict.ok) return refuseUpgrade(socket, verdict.status, verdict.reason);
     if (url.pathname !== WS_PATH) return refuseUpgrade(socket, 404, `no WebSocket endpoint at "${url.pathname}" (it is ${WS_PATH})`);
@@ -110,6 +112,12 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   };
 }
 
+/** The request target as a URL; undefined when it cannot be parsed (a throw in 'upgrade' would end the process). */
+function requestUrl(req: IncomingMessage, port: number): URL | undefined {
+  const base = `http://127.0.0.1:${port}`;
+  return URL.canParse(req.url ?? '/', base) ? new URL(req.url ?? '/', base) : undefined;
+}
+
 /** Say goodbye (1001) to every browser, and cut off any that does not answer within a second. */
 async function closeClients(sockets: WebSocketServer): Promise<void> {
   const clients = [...sockets.clients];
@@ -129,9 +137,9 @@ function reply(res: ServerResponse, status: number, reason: string, extra: Outgo
   res.end(body);
 }
 
-const STATUS_TEXT: Record<number, string> = { 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' };
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found' };
 
-function refuseUpgrade(socket: Duplex, status: 401 | 403 | 404, reason: string): void {
+function refuseUpgrade(socket: Duplex, status: 400 | 401 | 403 | 404, reason: string): void {
   const body = `${status}: ${reason}\n`;
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\n` +

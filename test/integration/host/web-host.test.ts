@@ -279,6 +279,28 @@ describe('web host: static files', () => {
     expect(reply.body).not.toContain(SECRET_OUTSIDE);
   });
 
+  it('answers 400 to a request target that is not a URL, for pages and upgrades alike, and keeps serving', async () => {
+    const send = (request: string) =>
+      new Promise<string>((resolve, reject) => {
+        const raw = netConnect({ host: '127.0.0.1', port: fx.host.port });
+        let answer = '';
+        raw.on('data', (d: Buffer) => (answer += d.toString('latin1')));
+        raw.on('end', () => resolve(answer));
+        raw.on('error', reject);
+        raw.write(request);
+      });
+    const head = `Host: 127.0.0.1:${fx.host.port}\r\nCookie: ${cookieFor(fx.host)}\r\nConnection: close\r\n`;
+    const page = await send(`GET http://[bad/ HTTP/1.1\r\n${head}\r\n`);
+    expect(page).toMatch(/^HTTP\/1\.1 400 /);
+    expect(page).toContain('400: the request target is not a valid URL path');
+    const upgrade = await send(
+      `GET http://[bad/ws HTTP/1.1\r\n${head}Origin: ${originOf(fx.host)}\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n`.replace('Connection: close', 'Connection: Upgrade'),
+    );
+    expect(upgrade).toMatch(/^HTTP\/1\.1 400 Bad Request/);
+    expect(upgrade).toContain('400: the request target is not a valid URL path');
+    expect((await rawRequest(fx.host.port, { headers: authed() })).status).toBe(200);
+  });
+
   it('refuses methods other than GET and HEAD', async () => {
     const reply = await rawRequest(fx.host.port, { method: 'POST', headers: authed() });
     expect(reply.status).toBe(405);
