@@ -6,13 +6,16 @@
  */
 import type { z } from 'zod';
 import { fail, ok, type Result } from './contract/common';
+import { configInvokes } from './contract/config';
 import { serverEvents, serverInvokes } from './contract/servers';
 
 export * from './contract/common';
+export * from './contract/config';
 export * from './contract/servers';
 
 export const invokes = {
   ...serverInvokes,
+  ...configInvokes,
 } as const;
 
 export const events = {
