@@ -12,7 +12,7 @@ export function serveConnection(socket: WebSocket, handlers: Handlers, events: E
   const send = (message: ServerMessage) => {
     if (socket.readyState !== socket.OPEN) return;
     if (socket.bufferedAmount > MAX_BUFFERED_BYTES) return socket.terminate();
-    socket.send(JSON.stringify(message));
+    socket.send(encode(message));
   };
   const unsubscribe = events.subscribe((name, payload) => send({ type: 'event', name, payload }));
 
@@ -32,6 +32,23 @@ export function serveConnection(socket: WebSocket, handlers: Handlers, events: E
   socket.on('close', unsubscribe);
   // A broken socket ends in 'close' too; without a listener 'error' would crash the process.
   socket.on('error', () => socket.terminate());
+}
+
+/** JSON for the wire; a value JSON cannot hold becomes an error naming its source instead of a throw into the core. */
+function encode(message: ServerMessage): string {
+  try {
+    return JSON.stringify(message);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    switch (message.type) {
+      case 'result':
+        return JSON.stringify({ type: 'result', id: message.id, result: { ok: false, error: { code: 'internal', message: `the result could not be encoded as JSON: ${why}` } } });
+      case 'event':
+        return JSON.stringify({ type: 'error', message: `the ${message.name} event could not be encoded as JSON: ${why}` });
+      case 'error':
+        return JSON.stringify({ type: 'error', message: `an error could not be encoded as JSON: ${why}` });
+    }
+  }
 }
 
 function rawText(data: RawData): string {

@@ -458,6 +458,25 @@ describe('web host: WebSocket protocol', () => {
     expect(await roundtrip(other, next, { type: 'invoke', id: 1, method: 'listServers', payload: {} })).toMatchObject({ type: 'result', result: { ok: true } });
   });
 
+  it('turns a result or event JSON cannot hold into an error naming it, without throwing into the core', async () => {
+    const own = await startFixture({ wrapHandlers: (core) => ({ ...core.handlers, listTools: async () => [{ count: 1n }] as never }) });
+    try {
+      const socket = new WebSocket(`ws://127.0.0.1:${own.host.port}/ws?token=${own.host.token}`, { origin: originOf(own.host) });
+      openSockets.push(socket);
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      const { next } = inbox(socket);
+      expect(await roundtrip(socket, next, { type: 'invoke', id: 1, method: 'listTools', payload: {} })).toEqual({
+        type: 'result',
+        id: 1,
+        result: { ok: false, error: { code: 'internal', message: 'the result could not be encoded as JSON: Do not know how to serialize a BigInt' } },
+      });
+      expect(() => own.core.events.emit('serversChanged', { ...own.core.snapshot(), extra: 1n } as never)).not.toThrow();
+      expect(await next()).toEqual({ type: 'error', message: 'the serversChanged event could not be encoded as JSON: Do not know how to serialize a BigInt' });
+    } finally {
+      await own.cleanup();
+    }
+  });
+
   it('refuses to open a javascript: URL through openExternal before anything is spawned', async () => {
     const socket = await openSocket();
     const { next } = inbox(socket);
