@@ -127,4 +127,11 @@ describe('ConfigWatcher', () => {
     await watcher!.reload();
     expect(changes).toHaveLength(1);
   });
+
+  it('closes every directory watch on stop', async () => {
+    await startWatching([proj]);
+    expect(watcher!.watching().length).toBeGreaterThan(0);
+    watcher!.stop();
+    expect(watcher!.watching()).toEqual([]);
+  });
 });
