@@ -1,3 +1,213 @@
 #!/usr/bin/env node
-// The switchboard CLI. (Filled in by the manager work.)
-console.log('switchboard: not built yet');
+// The switchboard CLI: the same core as the app, in plain Node, honouring SWITCHBOARD_HOME.
+import { dataHome } from './core/data-home';
+import type { CatalogTool } from './core/mcp/tool-catalog';
+import type { ToolCallResult } from './core/mcp/call-result';
+import { doctorHint } from './core/mcp/doctor-hint';
+import type { ServerStatus } from './core/mcp/mcp-manager';
+import type { Logger, SecretVault } from './core/ports';
+import { KeychainUnavailableError, KeytarVault } from './core/secrets/keytar-vault';
+import { SwitchboardCore } from './core/switchboard-core';
+
+const USAGE = `usage:
+  switchboard status [--json]                         every server: source, state, reason and how to fix it
+  switchboard tools [server] [--json]                 the tool catalog (namespaced names)
+  switchboard call <server> <tool> [json-args] [--json]
+                                                      call one tool; json-args is a JSON object
+exit codes: 0 ok; 1 failure (status: some enabled server is not connected; call: the call or the tool failed); 2 usage
+config: $SWITCHBOARD_HOME/servers.json (now ${dataHome()})`;
+
+class UsageError extends Error {}
+
+type Command = { name: 'status'; json: boolean } | { name: 'tools'; server?: string; json: boolean } | { name: 'call'; server: string; tool: string; args: Record<string, unknown>; json: boolean };
+
+function parseCommand(argv: string[]): Command | 'help' {
+  const json = argv.includes('--json');
+  const unknownFlag = argv.find((a) => a.startsWith('--') && a !== '--json' && a !== '--help');
+  if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return 'help';
+  if (unknownFlag) throw new UsageError(`unknown option ${unknownFlag}`);
+  const [name, ...rest] = argv.filter((a) => a !== '--json');
+  switch (name) {
+    case 'status':
+      if (rest.length) throw new UsageError(`status takes no arguments, got "${rest[0]}"`);
+      return { name, json };
+    case 'tools':
+      if (rest.length > 1) throw new UsageError(`tools takes at most one server name, got ${rest.length} arguments`);
+      return { name, json, ...(rest[0] ? { server: rest[0] } : {}) };
+    case 'call': {
+      const [server, tool, rawArgs, extra] = rest;
+      if (!server || !tool) throw new UsageError('call needs a server and a tool');
+      if (extra !== undefined) throw new UsageError(`call takes one json-args argument; got an extra "${extra}" (quote the JSON)`);
+      return { name, server, tool, args: parseArgs(rawArgs), json };
+    }
+    case undefined:
+      throw new UsageError('no command given');
+    default:
+      throw new UsageError(`unknown command "${name}"`);
+  }
+}
+
+function parseArgs(raw: string | undefined): Record<string, unknown> {
+  if (raw === undefined) return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch (error) {
+    throw new UsageError(`json-args is not valid JSON (${(error as Error).message}); e.g. '{"message":"hi"}'`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new UsageError(`json-args must be a JSON object, e.g. '{"message":"hi"}'`);
+  return parsed as Record<string, unknown>;
+}
+
+const silent: Logger = { info: () => {}, warn: () => {}, error: () => {} };
+
+/** The keychain is needed only for ${secret:…} references; without one, those servers say so and the rest work. */
+function openVault(): SecretVault {
+  try {
+    return new KeytarVault();
+  } catch (error) {
+    const fail = async (): Promise<never> => {
+      throw error instanceof KeychainUnavailableError ? error : new KeychainUnavailableError(String(error));
+    };
+    return { get: fail, set: fail, delete: fail, list: fail };
+  }
+}
+
+async function run(command: Command, core: SwitchboardCore): Promise<number> {
+  await core.start();
+  const longest = Math.max(30, ...core.mcp.statuses().map((s) => s.config.timeout)) * 1000;
+  if (command.name === 'status') {
+    await core.mcp.settled(longest + 1000);
+    return printStatus(core, command.json);
+  }
+  if (command.name === 'tools') {
+    if (command.server !== undefined && !core.mcp.status(command.server)) throw new Error(`no server named "${command.server}"`);
+    await core.mcp.settled(longest + 1000);
+    return printTools(core.mcp.tools(command.server), command.json);
+  }
+  const result = await core.mcp.callServerTool(command.server, command.tool, command.args);
+  printResult(result, command.json);
+  return result.isError ? 1 : 0;
+}
+
+function printStatus(core: SwitchboardCore, json: boolean): number {
+  const statuses = core.mcp.statuses();
+  const snapshot = core.snapshot();
+  const rows = statuses.map((s) => ({
+    name: s.name,
+    source: s.config.source.path,
+    transport: s.transport,
+    state: s.state.kind,
+    reason: s.state.reason,
+    ...(s.state.kind === 'backing_off' ? { nextAttemptAt: new Date(s.state.nextAttemptAt).toISOString() } : {}),
+    tools: s.toolCount,
+    ...optionalHint(s),
+    ...(s.state.kind === 'error' ? { stderr: core.mcp.logs(s.name).slice(-5) } : {}),
+  }));
+  const failing = statuses.filter((s) => s.config.enabled && s.state.kind !== 'connected' && s.state.kind !== 'disabled').length;
+  if (json) {
+    console.log(JSON.stringify({ configPath: snapshot.configPath, status: snapshot.status, servers: rows, problems: snapshot.problems }, null, 2));
+    return failing ? 1 : 0;
+  }
+  console.log(`${snapshot.status.label} · config ${snapshot.configPath}`);
+  for (const problem of snapshot.problems) console.log(`  ! ${problem.message}`);
+  if (!rows.length) console.log('  no servers configured');
+  for (const row of rows) {
+    console.log(`\n${row.state === 'connected' ? '●' : '○'} ${row.name}  ${row.state}  (${row.transport}, ${row.tools} tool${row.tools === 1 ? '' : 's'})`);
+    console.log(`  ${row.reason}`);
+    if (row.fix) console.log(`  fix: ${row.fix}`);
+    for (const line of row.stderr ?? []) console.log(`  | ${line}`);
+    console.log(`  source: ${row.source}`);
+  }
+  return failing ? 1 : 0;
+}
+
+function optionalHint(status: ServerStatus): { fix?: string } {
+  const fix = doctorHint(status.config, status.state);
+  return fix ? { fix } : {};
+}
+
+function printTools(tools: CatalogTool[], json: boolean): number {
+  if (json) {
+    console.log(JSON.stringify(tools, null, 2));
+    return 0;
+  }
+  if (!tools.length) console.log('no tools (is any server connected? try: switchboard status)');
+  for (const tool of tools) {
+    const flags = [tool.enabled ? '' : 'disabled', tool.pending ? 'pending' : ''].filter(Boolean).join(', ');
+    const summary = (tool.description ?? '').split('\n')[0]!.slice(0, 100);
+    console.log(`${tool.name}${flags ? ` [${flags}]` : ''}${summary ? `  ${summary}` : ''}`);
+  }
+  return 0;
+}
+
+function printResult(result: ToolCallResult, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify(result, null, 2));
+    return;
+  }
+  if (result.isError) console.log('the tool reported an error:');
+  for (const part of result.content) {
+    switch (part.type) {
+      case 'text':
+        console.log(part.text);
+        break;
+      case 'image':
+      case 'audio':
+        console.log(`[${part.type} ${part.mimeType}, ${Math.round((part.data.length * 3) / 4)} bytes]`);
+        break;
+      case 'resource_link':
+        console.log(`[link ${part.name}: ${part.uri}]`);
+        break;
+      case 'resource':
+        console.log(part.text ?? `[resource ${part.uri}${part.mimeType ? ` ${part.mimeType}` : ''}, binary]`);
+        break;
+    }
+  }
+  if (result.structuredContent) console.log(JSON.stringify(result.structuredContent, null, 2));
+}
+
+async function main(argv: string[]): Promise<number> {
+  let command: Command | 'help';
+  try {
+    command = parseCommand(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`switchboard: ${error.message}\n${USAGE}`);
+    return 2;
+  }
+  if (command === 'help') {
+    console.log(USAGE);
+    return 0;
+  }
+  const core = new SwitchboardCore({
+    home: dataHome(),
+    vault: openVault(),
+    opener: { open: async () => {} },
+    logger: silent,
+    // Started from a terminal, this process already has the login PATH; and a CLI should not linger on stop.
+    mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 500 },
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => void core.stop().finally(() => process.exit(130)));
+  }
+  try {
+    return await run(command, core);
+  } catch (error) {
+    console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  } finally {
+    await core.stop();
+  }
+}
+
+// `switchboard tools | head` closes stdout early; that is not an error worth a stack trace.
+process.stdout.on('error', () => {});
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(`switchboard: ${error instanceof Error ? error.stack : String(error)}`);
+    process.exit(1);
+  },
+);

@@ -1,6 +1,8 @@
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
-import { AppFailure } from './app-error';
-import { loadConfig } from './config/load-config';
+import { configHandlers, deferredConfigHandlers } from './config/config-handlers';
+import { expandServerConfig } from './config/expand';
+import { loadConfig, type LoadedConfig } from './config/load-config';
+import { TrustStore } from './config/trust-store';
 import { serversFile } from './data-home';
 import { EventHub } from './event-hub';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
@@ -24,9 +26,18 @@ export class SwitchboardCore {
   private problems: ConfigProblem[] = [];
   private shadowed: Record<string, string[]> = {};
   private mcpDisabled = false;
+  private loaded: LoadedConfig | undefined;
+  /** Approvals for project stdio servers (SECURITY P1); opened in start(), absent before = nothing trusted. */
+  trustStore: TrustStore | undefined;
 
   constructor(private readonly deps: CoreDeps) {
-    this.mcp = new McpManager({ home: deps.home, logger: deps.logger, ...deps.mcp });
+    this.mcp = new McpManager({
+      home: deps.home,
+      logger: deps.logger,
+      expand: (config) => expandServerConfig(config, process.env, deps.vault),
+      trust: (config) => this.trustStore?.isTrusted(config) ?? false,
+      ...deps.mcp,
+    });
     this.mcp.onChange(() => this.events.emit('serversChanged', this.snapshot()));
   }
 
@@ -35,6 +46,7 @@ export class SwitchboardCore {
   }
 
   async start(): Promise<void> {
+    this.trustStore = await TrustStore.open(this.deps.home);
     await this.reload();
   }
 
@@ -48,8 +60,10 @@ export class SwitchboardCore {
     return { servers, problems: this.problems, status: aggregateStatus(servers, this.mcpDisabled), configPath: this.configPath };
   }
 
-  private async reload(): Promise<void> {
+  /** Read the config again and apply it as a diff (only changed servers restart). */
+  async reload(): Promise<void> {
     const loaded = await loadConfig({ home: this.deps.home });
+    this.loaded = loaded;
     this.problems = loaded.problems;
     this.shadowed = loaded.shadowed;
     this.mcpDisabled = loaded.mcpDisabled;
@@ -57,6 +71,15 @@ export class SwitchboardCore {
   }
 
   readonly handlers: Handlers = {
+    ...deferredConfigHandlers(() =>
+      configHandlers({
+        home: this.deps.home,
+        trust: async () => (this.trustStore ??= await TrustStore.open(this.deps.home)),
+        current: () => this.loaded,
+        reload: () => this.reload(),
+        reconnect: (name) => this.mcp.reconnect(name),
+      }),
+    ),
     listServers: async () => this.snapshot(),
     reconnectServer: async ({ name }) => {
       await this.mcp.reconnect(name);
@@ -65,10 +88,6 @@ export class SwitchboardCore {
     reconnectAll: async () => {
       await this.mcp.reconnectAll();
       return null;
-    },
-    setServerEnabled: async ({ name }) => {
-      if (!this.mcp.status(name)) missing(name);
-      throw new AppFailure('unavailable', 'enabling and disabling servers is not wired to the config writer yet');
     },
     serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
     listTools: async ({ server }) => this.mcp.tools(server).map(toolView),
@@ -88,8 +107,4 @@ export class SwitchboardCore {
       return null;
     },
   };
-}
-
-function missing(name: string): never {
-  throw new AppFailure('not_found', `no server named "${name}"`);
 }

@@ -1,0 +1,111 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const cli = join(root, 'src-main/cli.ts');
+const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const crash = join(root, 'test/fixtures/servers/crash-on-start.mjs');
+
+let home: string;
+
+/** Run the CLI as a separate process, the way a user does, with SWITCHBOARD_HOME pointing at a temp home. */
+function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    execFile(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: { ...process.env, SWITCHBOARD_HOME: home }, timeout: 60_000 }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
+      done({ code, stdout, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), 'switchboard-cli-'));
+  const servers = {
+    everything: { command: 'node', args: [everything, 'stdio'] },
+    crash: { command: 'node', args: [crash] },
+    missing: { command: 'no-such-tool-xyz' },
+    off: { command: 'node', enabled: false },
+  };
+  await writeFile(join(home, 'servers.json'), JSON.stringify({ servers }));
+});
+afterAll(() => rm(home, { recursive: true, force: true }));
+
+describe('switchboard CLI', () => {
+  it('status --json lists every server with source, state, reason and a fix, and exits 1 when some are down', async () => {
+    const { code, stdout } = await run('status', '--json');
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { servers: Record<string, unknown>[]; configPath: string };
+    const byName = Object.fromEntries(report.servers.map((s) => [s.name, s]));
+    const source = join(home, 'servers.json');
+    expect(report.configPath).toBe(source);
+    expect(byName.everything).toMatchObject({ source, state: 'connected', reason: 'connected over stdio', tools: expect.any(Number) });
+    expect(byName.everything).not.toHaveProperty('fix');
+    expect(byName.crash).toMatchObject({
+      state: 'error',
+      reason: 'exited with code 1 during initialize',
+      fix: 'it crashed while starting; its last stderr lines are below — often a missing env variable or argument',
+      stderr: ['fatal: API_KEY is not set'],
+    });
+    expect(byName.missing).toMatchObject({
+      state: 'error',
+      fix: `install no-such-tool-xyz (for npx: install Node.js), or put its full path in "command"; Switchboard searches your login shell's PATH`,
+    });
+    expect(String(byName.missing!.reason)).toMatch(/^command not found: no-such-tool-xyz \(PATH searched: .+\)$/);
+    expect(byName.off).toMatchObject({ state: 'disabled', reason: `disabled in ${source}` });
+  });
+
+  it('status prints a readable doctor report', async () => {
+    const { stdout } = await run('status');
+    expect(stdout).toContain('MCP 1/3 · config ');
+    expect(stdout).toContain('○ crash  error  (stdio, 0 tools)\n  exited with code 1 during initialize\n  fix: it crashed while starting');
+    expect(stdout).toContain('  | fatal: API_KEY is not set');
+  });
+
+  it('tools lists the namespaced catalog of one server', async () => {
+    const { code, stdout } = await run('tools', 'everything', '--json');
+    expect(code).toBe(0);
+    const tools = JSON.parse(stdout) as { name: string; server: string }[];
+    expect(tools.map((t) => t.name)).toContain('everything__echo');
+    expect(new Set(tools.map((t) => t.server))).toEqual(new Set(['everything']));
+  });
+
+  it('tools of an unknown server fails with exit 1 and names it', async () => {
+    const { code, stderr } = await run('tools', 'nope');
+    expect(code).toBe(1);
+    expect(stderr).toBe('switchboard: no server named "nope"\n');
+  });
+
+  it('call runs one tool and prints its text', async () => {
+    const { code, stdout } = await run('call', 'everything', 'echo', '{"message":"from the cli"}');
+    expect(code).toBe(0);
+    expect(stdout).toBe('Echo: from the cli\n');
+  });
+
+  it('call --json prints the mapped result', async () => {
+    const { code, stdout } = await run('call', 'everything', 'get-sum', '{"a":2,"b":3}', '--json');
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ isError: false, content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }] });
+  });
+
+  it('call to a server that is down fails with exit 1 and the reason', async () => {
+    const { code, stderr } = await run('call', 'crash', 'anything');
+    expect(code).toBe(1);
+    expect(stderr).toBe('switchboard: server "crash" is not connected (error: exited with code 1 during initialize)\n');
+  });
+
+  it('usage errors exit 2 and print the usage', async () => {
+    const bad = await run('call', 'everything', 'echo', '[1,2]');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(`switchboard: json-args must be a JSON object, e.g. '{"message":"hi"}'\nusage:`);
+    const unknown = await run('frobnicate');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('switchboard: unknown command "frobnicate"\nusage:');
+    const none = await run();
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('switchboard: no command given\nusage:');
+  });
+});
