@@ -41,9 +41,21 @@ export function isWebUrl(href: string): boolean {
   return protocol === 'https:' || protocol === 'http:';
 }
 
+/** Rows remount as the list scrolls: keep the latest renders so scrolling back costs nothing. */
+const CACHE_SIZE = 400;
+const cache = new Map<string, string>();
+
 export function renderMarkdown(markdown: string): string {
-  const html = marked.parse(markdown, { async: false });
-  return purify.sanitize(html, PURIFY_CONFIG);
+  const hit = cache.get(markdown);
+  if (hit !== undefined) {
+    cache.delete(markdown);
+    cache.set(markdown, hit);
+    return hit;
+  }
+  const html = purify.sanitize(marked.parse(markdown, { async: false }), PURIFY_CONFIG);
+  cache.set(markdown, html);
+  if (cache.size > CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  return html;
 }
 
 /** The link a click landed on, if any: the caller prevents navigation and opens it externally. */

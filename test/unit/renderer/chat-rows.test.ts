@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage, ToolCallCard } from '../../../src-preload/contract/chat';
+import { buildRows, emptyTurn, formatElapsed, progressFraction, withCard, withDelta, withState } from '../../../src-renderer/lib/chat/chat-rows';
+
+const card = (callId: string, state: ToolCallCard['state'], extra: Partial<ToolCallCard> = {}): ToolCallCard => ({
+  conversationId: 'c1',
+  callId,
+  name: 'everything__echo',
+  server: 'everything',
+  tool: 'echo',
+  args: { message: 'hi' },
+  state,
+  ...extra,
+});
+
+describe('live turn reducers', () => {
+  it('joins deltas into one message until a tool call, then starts the next', () => {
+    let turn = emptyTurn('question');
+    turn = withDelta(turn, 'Let me ');
+    turn = withDelta(turn, 'check.');
+    turn = withCard(turn, card('t1', 'awaiting_approval'));
+    turn = withCard(turn, card('t1', 'running'));
+    turn = withDelta(turn, 'Done: ');
+    turn = withDelta(turn, 'hi');
+    expect(turn.segments).toEqual([
+      { text: 'Let me check.', callIds: ['t1'] },
+      { text: 'Done: hi', callIds: [] },
+    ]);
+    expect(turn.cards.t1!.state).toBe('running');
+    expect(turn.pendingUser).toBe('question');
+  });
+
+  it('holds a tool card that arrives before any text', () => {
+    const turn = withCard(emptyTurn(), card('t1', 'running'));
+    expect(turn.segments).toEqual([{ text: '', callIds: ['t1'] }]);
+  });
+
+  it('records the turn state and its error, and clears the error on the next state', () => {
+    const failed = withState(emptyTurn(), 'failed', 'OpenAI-compatible fake-model: 500');
+    expect(failed).toMatchObject({ state: 'failed', error: 'OpenAI-compatible fake-model: 500' });
+    expect(withState(failed, 'streaming').error).toBeUndefined();
+  });
+});
+
+describe('buildRows', () => {
+  const stored: ChatMessage[] = [
+    { role: 'user', text: 'echo hi', at: 1 },
+    { role: 'assistant', text: 'Calling echo.', toolCalls: [{ id: 't1', name: 'everything__echo', args: { message: 'hi' } }], at: 2 },
+    {
+      role: 'tool',
+      results: [{ callId: 't1', name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: 'hi' }, state: 'succeeded', content: [{ type: 'text', text: 'Echo: hi' }], textForModel: 'Echo: hi' }],
+      at: 3,
+    },
+    { role: 'assistant', text: 'It said hi.', toolCalls: [], at: 4 },
+  ];
+
+  it('folds tool results into the call that asked for them', () => {
+    const rows = buildRows(stored, undefined);
+    expect(rows.map((r) => r.kind)).toEqual(['user', 'assistant', 'assistant']);
+    const call = rows[1]!.kind === 'assistant' ? rows[1]!.calls[0] : undefined;
+    expect(call).toMatchObject({ callId: 't1', state: 'succeeded', server: 'everything', content: [{ type: 'text', text: 'Echo: hi' }] });
+  });
+
+  it('shows a denied call with what the model was told', () => {
+    const denied: ChatMessage[] = [
+      stored[1]!,
+      { role: 'tool', results: [{ callId: 't1', name: 'everything__echo', args: {}, state: 'denied', content: [], textForModel: 'The user denied this call: not now' }], at: 3 },
+    ];
+    const row = buildRows(denied, undefined)[0]!;
+    expect(row.kind === 'assistant' && row.calls[0]).toMatchObject({ state: 'denied', error: 'The user denied this call: not now' });
+  });
+
+  it('marks a stored call without outcome cancelled once no turn runs, and waiting while one does', () => {
+    const open: ChatMessage[] = [stored[0]!, stored[1]!];
+    const idle = buildRows(open, undefined)[1]!;
+    expect(idle.kind === 'assistant' && idle.calls[0]!.state).toBe('cancelled');
+    const busy = buildRows(open, emptyTurn())[1]!;
+    expect(busy.kind === 'assistant' && busy.calls[0]!.state).toBe('awaiting_approval');
+  });
+
+  it('appends the live turn after the stored messages, streaming on its last message only', () => {
+    let live = withDelta(emptyTurn('next?'), 'Looking');
+    live = withCard(live, card('t9', 'running', { progress: { progress: 2, total: 4 }, startedAt: 100 }));
+    live = withDelta(live, 'Half');
+    const rows = buildRows(stored, live);
+    expect(rows.slice(3).map((r) => [r.key, r.kind, r.kind === 'assistant' ? r.streaming : undefined])).toEqual([
+      ['live-user', 'user', undefined],
+      ['live0', 'assistant', false],
+      ['live1', 'assistant', true],
+    ]);
+    const liveCall = rows[4]!.kind === 'assistant' ? rows[4]!.calls[0] : undefined;
+    expect(liveCall).toMatchObject({ callId: 't9', state: 'running', progress: { progress: 2, total: 4 }, startedAt: 100 });
+  });
+
+  it('does not show a live card twice once the stored conversation has its call', () => {
+    const live = withCard(emptyTurn(), card('t1', 'succeeded', { elapsedMs: 40 }));
+    const rows = buildRows(stored, live);
+    expect(rows.filter((r) => r.kind === 'assistant' && r.calls.some((c) => c.callId === 't1'))).toHaveLength(1);
+    expect(rows[1]!.kind === 'assistant' && rows[1]!.calls[0]!.elapsedMs).toBe(40);
+  });
+
+  it('ends with the failure, naming the cause, or a cancelled note', () => {
+    expect(buildRows([], withState(emptyTurn(), 'failed', 'Anthropic claude: 401 invalid x-api-key')).at(-1)).toEqual({
+      key: 'live-error',
+      kind: 'status',
+      tone: 'error',
+      text: 'Anthropic claude: 401 invalid x-api-key',
+    });
+    expect(buildRows([], withState(emptyTurn(), 'cancelled')).at(-1)).toMatchObject({ kind: 'status', text: 'Turn cancelled.' });
+    expect(buildRows(stored, undefined, 'the provider failed').at(-1)).toMatchObject({ kind: 'status', tone: 'error', text: 'the provider failed' });
+  });
+});
+
+describe('formatting', () => {
+  it('formats elapsed time for the card', () => {
+    expect(formatElapsed(420)).toBe('420 ms');
+    expect(formatElapsed(1250)).toBe('1.3 s');
+    expect(formatElapsed(125_000)).toBe('2 min 5 s');
+  });
+
+  it('gives a progress fraction only when there is a total', () => {
+    expect(progressFraction({ progress: 5, total: 10 })).toBe(0.5);
+    expect(progressFraction({ progress: 15, total: 10 })).toBe(1);
+    expect(progressFraction({ progress: 5 })).toBeUndefined();
+    expect(progressFraction({ progress: 5, total: 0 })).toBeUndefined();
+    expect(progressFraction(undefined)).toBeUndefined();
+  });
+});

@@ -1,0 +1,3 @@
+import { clickedLink, renderMarkdown } from '../../../../src-renderer/lib/markdown';
+
+Object.assign(window, { renderMarkdown, clickedLink });
