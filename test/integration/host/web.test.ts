@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { rawRequest } from './host-fixture';
@@ -26,11 +26,11 @@ afterEach(async () => {
   for (const home of homes.splice(0)) await rm(home, { recursive: true, force: true });
 });
 
-async function launch(args: string[]): Promise<Launched> {
+async function launch(args: string[], env: Record<string, string> = {}): Promise<Launched> {
   const home = await mkdtemp(join(tmpdir(), 'switchboard-web-'));
   homes.push(home);
   await writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { alpha: { command: process.execPath, args: ['-e', ''], enabled: false } } }));
-  const child = spawn(process.execPath, [WEB_ENTRY, ...args], { env: { ...process.env, SWITCHBOARD_HOME: home }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [WEB_ENTRY, ...args], { env: { ...process.env, SWITCHBOARD_HOME: home, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
   let output = '';
   child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
@@ -81,6 +81,20 @@ describe.skipIf(notBuilt !== undefined)('web mode entry (out/main/web.js)', () =
     const launched = await launch(['--port', String(first)]);
     expect(new URL(await printedUrl(launched)).port).toBe(String(first));
     launched.child.kill('SIGINT');
+    expect(await launched.exited).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux')('with --open hands the printed address to xdg-open as one argument', async () => {
+    // A stand-in xdg-open first on PATH records its argv instead of starting a browser.
+    const bin = await mkdtemp(join(tmpdir(), 'switchboard-web-'));
+    homes.push(bin);
+    const log = join(bin, 'opened.txt');
+    await writeFile(join(bin, 'xdg-open'), `#!/bin/sh\nprintf '%s\\n' "$#" "$@" > "${log}.part" && mv "${log}.part" "${log}"\n`, { mode: 0o755 });
+    const launched = await launch(['--open'], { PATH: `${bin}${delimiter}${process.env.PATH ?? ''}` });
+    const url = await printedUrl(launched);
+    while (!existsSync(log)) await new Promise((r) => setTimeout(r, 50));
+    expect(await readFile(log, 'utf8')).toBe(`1\n${url}\n`);
+    launched.child.kill('SIGTERM');
     expect(await launched.exited).toBe(0);
   });
 
