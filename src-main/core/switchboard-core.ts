@@ -1,5 +1,6 @@
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
 import { configHandlers, deferredConfigHandlers } from './config/config-handlers';
+import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { TrustStore } from './config/trust-store';
@@ -27,6 +28,8 @@ export class SwitchboardCore {
   private shadowed: Record<string, string[]> = {};
   private mcpDisabled = false;
   private loaded: LoadedConfig | undefined;
+  /** Watches every config file once started; outside edits are applied as a diff. */
+  private watcher: ConfigWatcher | undefined;
   /** Approvals for project stdio servers (SECURITY P1); opened in start(), absent before = nothing trusted. */
   trustStore: TrustStore | undefined;
 
@@ -47,11 +50,17 @@ export class SwitchboardCore {
 
   async start(): Promise<void> {
     this.trustStore = await TrustStore.open(this.deps.home);
-    await this.reload();
+    this.watcher = new ConfigWatcher({
+      home: this.deps.home,
+      onChange: (loaded) => this.apply(loaded),
+      onError: (error) => this.deps.logger.warn('config reload failed', { error: String(error) }),
+    });
+    await this.watcher.start();
   }
 
   /** Stops every server (whole process groups); nothing is left running. */
   async stop(): Promise<void> {
+    this.watcher?.stop();
     await this.mcp.stop();
   }
 
@@ -62,7 +71,11 @@ export class SwitchboardCore {
 
   /** Read the config again and apply it as a diff (only changed servers restart). */
   async reload(): Promise<void> {
-    const loaded = await loadConfig({ home: this.deps.home });
+    if (this.watcher) await this.watcher.reload();
+    else await this.apply(await loadConfig({ home: this.deps.home }));
+  }
+
+  private async apply(loaded: LoadedConfig): Promise<void> {
     this.loaded = loaded;
     this.problems = loaded.problems;
     this.shadowed = loaded.shadowed;
