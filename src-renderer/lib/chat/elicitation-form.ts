@@ -1,16 +1,19 @@
 /**
  * An elicitation's requested schema as form fields, and the typed answer back. MCP limits form
- * elicitation to a flat object of primitives: string, number, integer, boolean and enums.
+ * elicitation to a flat object of primitives: string, number, integer, boolean, single-choice
+ * enums, and multi-choice arrays of enum strings.
  */
 export type FormField =
   | { kind: 'string'; name: string; label: string; description?: string; required: boolean; format?: string; minLength?: number; maxLength?: number }
   | { kind: 'number' | 'integer'; name: string; label: string; description?: string; required: boolean; minimum?: number; maximum?: number }
   | { kind: 'boolean'; name: string; label: string; description?: string; required: boolean }
   | { kind: 'enum'; name: string; label: string; description?: string; required: boolean; options: { value: string; label: string }[] }
+  | { kind: 'multi'; name: string; label: string; description?: string; required: boolean; options: { value: string; label: string }[]; minItems?: number; maxItems?: number }
   | { kind: 'unsupported'; name: string; label: string; description?: string; required: boolean; type: string };
 
-export type FieldValue = string | boolean;
-export type FormAnswer = { ok: true; content: Record<string, string | number | boolean> } | { ok: false; errors: Record<string, string> };
+export type FieldValue = string | boolean | string[];
+export type AnswerValue = string | number | boolean | string[];
+export type FormAnswer = { ok: true; content: Record<string, AnswerValue> } | { ok: false; errors: Record<string, string> };
 
 export function formFields(schema: Record<string, unknown>): FormField[] {
   const properties = isRecord(schema.properties) ? schema.properties : {};
@@ -27,6 +30,18 @@ function toField(name: string, property: Record<string, unknown>, required: bool
   };
   const options = enumOptions(property);
   if (options) return { ...base, kind: 'enum', options };
+  if (property.type === 'array' && isRecord(property.items)) {
+    const choices = enumOptions(property.items);
+    if (choices) {
+      return {
+        ...base,
+        kind: 'multi',
+        options: choices,
+        ...(typeof property.minItems === 'number' ? { minItems: property.minItems } : {}),
+        ...(typeof property.maxItems === 'number' ? { maxItems: property.maxItems } : {}),
+      };
+    }
+  }
   switch (property.type) {
     case 'string':
       return {
@@ -73,6 +88,7 @@ export function initialValues(fields: FormField[], defaults: Record<string, unkn
   for (const field of fields) {
     const value = defaults[field.name];
     if (field.kind === 'boolean') values[field.name] = value === true;
+    else if (field.kind === 'multi') values[field.name] = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
     else values[field.name] = value === undefined || value === null ? '' : String(value);
   }
   return values;
@@ -80,12 +96,19 @@ export function initialValues(fields: FormField[], defaults: Record<string, unkn
 
 /** The typed answer, or one message per field at fault. Empty optional fields are left out. */
 export function formAnswer(fields: FormField[], values: Record<string, FieldValue>): FormAnswer {
-  const content: Record<string, string | number | boolean> = {};
+  const content: Record<string, AnswerValue> = {};
   const errors: Record<string, string> = {};
   for (const field of fields) {
     const value = values[field.name];
     if (field.kind === 'boolean') {
       content[field.name] = value === true;
+      continue;
+    }
+    if (field.kind === 'multi') {
+      const chosen = Array.isArray(value) ? value : [];
+      const problem = multiProblem(field, chosen);
+      if (problem) errors[field.name] = problem;
+      else if (chosen.length > 0) content[field.name] = [...chosen];
       continue;
     }
     const text = typeof value === 'string' ? value : '';
@@ -100,7 +123,16 @@ export function formAnswer(fields: FormField[], values: Record<string, FieldValu
   return Object.keys(errors).length > 0 ? { ok: false, errors } : { ok: true, content };
 }
 
-function typed(field: Exclude<FormField, { kind: 'boolean' }>, text: string): string | number | { error: string } {
+function multiProblem(field: Extract<FormField, { kind: 'multi' }>, chosen: string[]): string | undefined {
+  if (chosen.length === 0) return field.required ? `${field.label} is required` : undefined;
+  const unknown = chosen.find((c) => !field.options.some((o) => o.value === c));
+  if (unknown !== undefined) return `${field.label}: "${unknown}" is not one of the choices`;
+  if (field.minItems !== undefined && chosen.length < field.minItems) return `${field.label}: choose at least ${field.minItems}`;
+  if (field.maxItems !== undefined && chosen.length > field.maxItems) return `${field.label}: choose at most ${field.maxItems}`;
+  return undefined;
+}
+
+function typed(field: Exclude<FormField, { kind: 'boolean' | 'multi' }>, text: string): string | number | { error: string } {
   switch (field.kind) {
     case 'string':
       if (field.minLength !== undefined && text.length < field.minLength) return { error: `${field.label} needs at least ${field.minLength} characters` };
