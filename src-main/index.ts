@@ -1,7 +1,7 @@
 // Electron composition root: app lifecycle, the core built with real adapters, one hardened window and the tray.
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, ipcMain, protocol, type Rectangle } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, protocol, screen } from 'electron';
 import { dataHome } from './core/data-home';
 import { consoleLogger } from './core/ports';
 import { KeytarVault } from './core/secrets/keytar-vault';
@@ -11,7 +11,7 @@ import { bindIpc, forwardEvents } from './electron/ipc';
 import { FileSettingsStore } from './electron/settings-store';
 import { SystemBrowser } from './electron/system-browser';
 import { StatusTray } from './electron/tray';
-import { hardenWindow, windowOptions } from './electron/window';
+import { hardenWindow, restorableBounds, windowOptions } from './electron/window';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const preloadPath = join(here, '../preload/index.cjs');
@@ -52,8 +52,8 @@ async function main(): Promise<void> {
   const createWindow = (): BrowserWindow => {
     const win = new BrowserWindow(windowOptions(preloadPath, join(assetsDir, 'icon.png')));
     hardenWindow(win, opener, logger);
-    const bounds = settings.get<Rectangle>('window.bounds');
-    if (bounds && [bounds.x, bounds.y, bounds.width, bounds.height].every(Number.isFinite)) win.setBounds(bounds);
+    const bounds = restorableBounds(settings.get('window.bounds'), screen.getAllDisplays().map((d) => d.workArea));
+    if (bounds) win.setBounds(bounds);
     win.once('ready-to-show', () => win.show());
     // Closing hides: Switchboard keeps its servers running in the tray until Quit.
     win.on('close', (event) => {

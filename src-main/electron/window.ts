@@ -1,4 +1,4 @@
-import type { BrowserWindow, BrowserWindowConstructorOptions } from 'electron';
+import type { BrowserWindow, BrowserWindowConstructorOptions, Rectangle } from 'electron';
 import type { Logger, UrlOpener } from '../core/ports';
 import { checkExternalUrl } from '../core/url-policy';
 
@@ -6,12 +6,15 @@ import { checkExternalUrl } from '../core/url-policy';
  * The main window's options (SECURITY R1): a sandboxed renderer with context isolation and no Node,
  * every security-relevant preference set explicitly so a changed Electron default cannot loosen it.
  */
+const MIN_WIDTH = 720;
+const MIN_HEIGHT = 480;
+
 export function windowOptions(preloadPath: string, icon?: string): BrowserWindowConstructorOptions {
   return {
     width: 1100,
     height: 760,
-    minWidth: 720,
-    minHeight: 480,
+    minWidth: MIN_WIDTH,
+    minHeight: MIN_HEIGHT,
     show: false,
     title: 'Switchboard',
     backgroundColor: '#1b1e24',
@@ -60,4 +63,26 @@ export function hardenWindow(win: BrowserWindow, opener: UrlOpener, logger: Logg
   });
   contents.session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   contents.session.setPermissionCheckHandler(() => false);
+}
+
+/** How much of a saved window must still be on some screen for us to put it back there. */
+const VISIBLE_MARGIN = 64;
+
+/**
+ * The saved window bounds, if they are whole numbers, no smaller than the window allows and still
+ * on one of today's screens (a monitor may have been unplugged); otherwise undefined, and the
+ * window opens at its default place.
+ */
+export function restorableBounds(saved: unknown, workAreas: readonly Rectangle[]): Rectangle | undefined {
+  if (typeof saved !== 'object' || saved === null) return undefined;
+  const { x, y, width, height } = saved as Record<string, unknown>;
+  if (![x, y, width, height].every((n) => typeof n === 'number' && Number.isInteger(n))) return undefined;
+  const bounds = { x, y, width, height } as Rectangle;
+  if (bounds.width < MIN_WIDTH || bounds.height < MIN_HEIGHT) return undefined;
+  const onScreen = workAreas.some((area) => {
+    const overlapX = Math.min(bounds.x + bounds.width, area.x + area.width) - Math.max(bounds.x, area.x);
+    const overlapY = Math.min(bounds.y + bounds.height, area.y + area.height) - Math.max(bounds.y, area.y);
+    return overlapX >= VISIBLE_MARGIN && overlapY >= VISIBLE_MARGIN;
+  });
+  return onScreen ? bounds : undefined;
 }

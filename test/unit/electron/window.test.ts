@@ -1,7 +1,7 @@
 import type { BrowserWindow } from 'electron';
 import { describe, expect, it } from 'vitest';
 import type { Logger, UrlOpener } from '../../../src-main/core/ports';
-import { hardenWindow, windowOptions } from '../../../src-main/electron/window';
+import { hardenWindow, restorableBounds, windowOptions } from '../../../src-main/electron/window';
 import { TestEvent, TestWebContents } from './test-electron';
 
 class TestOpener implements UrlOpener {
@@ -114,5 +114,25 @@ describe('hardenWindow (SECURITY R3, R4)', () => {
     expect(contents.windowOpenHandler!({ url: 'https://example.com/' })).toEqual({ action: 'deny' });
     await new Promise((settle) => setImmediate(settle));
     expect(logger.lines).toEqual([['warn', 'could not open a link in the system browser', { error: 'Error: no browser' }]]);
+  });
+});
+
+describe('restorableBounds', () => {
+  const laptop = { x: 0, y: 0, width: 1440, height: 900 };
+  const external = { x: 1440, y: 0, width: 2560, height: 1440 };
+
+  it('puts the window back where it was when that is still on a screen', () => {
+    expect(restorableBounds({ x: 1600, y: 100, width: 1200, height: 800 }, [laptop, external])).toEqual({ x: 1600, y: 100, width: 1200, height: 800 });
+  });
+
+  it('forgets a place on a screen that is gone', () => {
+    expect(restorableBounds({ x: 1600, y: 100, width: 1200, height: 800 }, [laptop])).toBeUndefined();
+    expect(restorableBounds({ x: 1400, y: 100, width: 1200, height: 800 }, [laptop])).toBeUndefined();
+  });
+
+  it('ignores saved bounds that are not whole numbers, too small, or not an object at all', () => {
+    for (const saved of [undefined, null, 'x', { x: 0, y: 0, width: 900 }, { x: 0, y: 0, width: '900', height: 600 }, { x: 0.5, y: 0, width: 900, height: 600 }, { x: 0, y: 0, width: 300, height: 200 }]) {
+      expect(restorableBounds(saved, [laptop]), JSON.stringify(saved)).toBeUndefined();
+    }
   });
 });
