@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import NodeWebSocket from 'ws';
 import type { Api, ServersSnapshot } from '../../../src-preload/contract';
+import { dispatch } from '../../../src-main/core/dispatch';
 import { startWebHost } from '../../../src-main/host/web-host';
 import { createWsApi, eventOfSubscriber, LOST_CONNECTION, type ConnectionState, type WsApi } from '../../../src-renderer/lib/api/ws-client';
 import { startFixture, type HostFixture } from './host-fixture';
@@ -85,7 +86,10 @@ describe('createWsApi against the real web host', () => {
       ok: false,
       error: { code: 'invalid_input', message: 'reconnectServer: invalid payload at "name": server name may use only letters, digits, "_", "." and "-"' },
     });
-    expect(await api.setServerEnabled({ name: 'nobody', enabled: true })).toEqual({ ok: false, error: { code: 'not_found', message: 'no server named "nobody"' } });
+    // A handler's own failure arrives exactly as dispatch() produced it in the host.
+    const direct = await dispatch(fx.core.handlers, 'setServerEnabled', { name: 'nobody', enabled: true });
+    expect(direct).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    expect(await api.setServerEnabled({ name: 'nobody', enabled: true })).toEqual(direct);
     const loose = api as unknown as Record<string, (input: unknown) => Promise<unknown>>;
     expect(await loose.nope!({})).toEqual({ ok: false, error: { code: 'not_found', message: 'unknown method: nope' } });
   });
