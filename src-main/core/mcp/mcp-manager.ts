@@ -40,6 +40,8 @@ export interface McpManagerDeps {
   loginPath?: () => Promise<string>;
   maxLineBytes?: number;
   stopGraceMs?: number;
+  /** Ping interval for connected remote servers (default 30 s); a failed ping starts the reconnect backoff. */
+  pingIntervalMs?: number;
   /** Text over this many characters in a tool result is cut to head + tail. */
   textCap?: number;
   /** `${VAR}` / `${secret:NAME}` expansion before each connect; { ok: false } puts the server in error, no launch. */
@@ -143,6 +145,7 @@ export class McpManager {
       loginPath: this.deps.loginPath ?? loginShellPath,
       maxLineBytes: this.deps.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       stopGraceMs: this.deps.stopGraceMs ?? 2000,
+      pingIntervalMs: this.deps.pingIntervalMs ?? 30_000,
       ...(this.deps.expand ? { expand: this.deps.expand } : {}),
       ...(this.deps.trust ? { trust: this.deps.trust } : {}),
       ...(this.deps.authProviderFor ? { authProviderFor: this.deps.authProviderFor } : {}),

@@ -48,6 +48,8 @@ export interface ConnectionDeps {
   loginPath: () => Promise<string>;
   maxLineBytes: number;
   stopGraceMs: number;
+  /** How often a connected remote server is pinged, so a dropped one is noticed and reconnected. */
+  pingIntervalMs: number;
   expand?: (config: ServerConfig) => Promise<ExpandResult>;
   trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
   authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
@@ -79,6 +81,7 @@ export class ServerConnection {
   private session: Session | undefined;
   private generation = 0;
   private retryTimer: unknown;
+  private pingTimer: unknown;
   private readonly crashes: CrashTracker;
   private readonly settledWaiters = new Set<() => void>();
   private stopped = false;
@@ -226,6 +229,31 @@ export class ServerConnection {
     await this.refreshLists(session.client);
     if (generation !== this.generation) return;
     this.setState({ kind: 'connected', reason: `connected over ${session.kind === 'http' ? 'streamable HTTP' : session.kind}` });
+    if (session.kind !== 'stdio') this.schedulePing(session, generation);
+  }
+
+  /** A remote server can vanish without closing anything on our side; a failed ping is how we notice. */
+  private schedulePing(session: Session, generation: number): void {
+    this.pingTimer = this.deps.scheduler.setTimeout(() => {
+      this.pingTimer = undefined;
+      if (generation !== this.generation || this.session !== session) return;
+      session.client.ping({ timeout: Math.min(this.deps.pingIntervalMs, 10_000) }).then(
+        () => {
+          if (generation === this.generation && this.session === session) this.schedulePing(session, generation);
+        },
+        (error: unknown) => {
+          if (generation !== this.generation || this.session !== session) return;
+          const url = this.config.kind === 'remote' ? this.config.url : undefined;
+          const cause = explainFailure(error, { phase: 'ping', timeoutMs: 10_000, ...(url ? { url } : {}) });
+          if (cause.state === 'needs_auth') {
+            this.generation++;
+            void this.closeSession();
+            return this.setState({ kind: 'needs_auth', reason: cause.reason });
+          }
+          this.markDropped(`lost the connection (${cause.reason})`);
+        },
+      );
+    }, this.deps.pingIntervalMs);
   }
 
   /** Open a session; on failure set the state (or schedule a retry) and return undefined. */
@@ -325,6 +353,7 @@ export class ServerConnection {
   markDropped(reason: string): void {
     if (this.state.kind !== 'connected') return;
     this.generation++;
+    this.cancelRetry();
     void this.closeSession();
     this.scheduleRetry(reason);
   }
@@ -343,6 +372,8 @@ export class ServerConnection {
   private cancelRetry(): void {
     if (this.retryTimer !== undefined) this.deps.scheduler.clearTimeout(this.retryTimer);
     this.retryTimer = undefined;
+    if (this.pingTimer !== undefined) this.deps.scheduler.clearTimeout(this.pingTimer);
+    this.pingTimer = undefined;
   }
 
   private async closeSession(): Promise<void> {

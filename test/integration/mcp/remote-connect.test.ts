@@ -42,6 +42,11 @@ let m: McpManager | undefined;
 const children: ChildProcess[] = [];
 const fixtures: HttpFixture[] = [];
 beforeEach(async () => ({ home, cleanup } = await tempHome()));
+const track = async (started: Promise<HttpFixture>) => {
+  const fixture = await started;
+  fixtures.push(fixture);
+  return fixture;
+};
 afterEach(async () => {
   await m?.stop();
   m = undefined;
@@ -139,6 +144,21 @@ describe('remote servers', () => {
     await m.apply([remote('locked', locked.url)]);
     await waitForState(m, 'locked', is('connected'));
     expect(asked).toEqual(['locked']);
+  });
+
+  it('notices a remote server that went away, backs off, and reconnects when it is back', async () => {
+    const first = await startHttpFixture();
+    const port = Number(new URL(first.url).port);
+    m = manager(home, { pingIntervalMs: 100, backoff: { baseMs: 100 } });
+    await m.apply([remote('flaky', first.url), remote('steady', (await track(startHttpFixture())).url)]);
+    await waitForState(m, 'flaky', is('connected'));
+    await first.close();
+    const dropped = await waitForState(m, 'flaky', is('backing_off'));
+    expect(dropped.reason).toBe(`lost the connection (connection refused by 127.0.0.1:${port}); retrying in 100 ms`);
+    await track(startHttpFixture({ port }));
+    await waitForState(m, 'flaky', is('connected'));
+    expect((await m.callTool('flaky__echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'back' }]);
+    expect(m.status('steady')?.state.kind).toBe('connected');
   });
 
   it('refuses plain http to a host that is not this machine, without a request', async () => {
