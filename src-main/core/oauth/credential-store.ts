@@ -68,10 +68,22 @@ interface BufferedResponse {
 interface RefreshEntry {
   pending: Promise<BufferedResponse>;
   done?: BufferedResponse;
+  replayMs: number;
 }
+
+const rotatedRefreshToken = (body: string): string | undefined => {
+  try {
+    const token = (JSON.parse(body) as { refresh_token?: unknown }).refresh_token;
+    return typeof token === 'string' ? token : undefined;
+  } catch {
+    return undefined;
+  }
+};
 
 /** How long a finished refresh answers late callers holding the same (now rotated) refresh token. */
 const REFRESH_REPLAY_MS = 120_000;
+/** How long a just-issued refresh token answers with the refresh that issued it. */
+const ROTATED_REPLAY_MS = 10_000;
 
 export class OAuthCredentialStore {
   private readonly sessions = new Map<string, ServerSession>();
@@ -116,14 +128,20 @@ export class OAuthCredentialStore {
   async refreshOnce(refreshToken: string, send: () => Promise<Response>): Promise<Response> {
     const now = this.clock.now();
     for (const [token, entry] of this.refreshes) {
-      if (entry.done && now - entry.done.at > REFRESH_REPLAY_MS) this.refreshes.delete(token);
+      if (entry.done && now - entry.done.at > entry.replayMs) this.refreshes.delete(token);
     }
     let entry = this.refreshes.get(refreshToken);
     if (!entry) {
       const created: RefreshEntry = {
+        replayMs: REFRESH_REPLAY_MS,
         pending: send().then(async (r) => {
-          created.done = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await r.text(), at: this.clock.now() };
-          return created.done;
+          const done = { status: r.status, statusText: r.statusText, headers: [...r.headers], body: await r.text(), at: this.clock.now() };
+          created.done = done;
+          // A caller that read the rotated token a moment after it arrived gets this same answer,
+          // rather than spending the new refresh token on a second request.
+          const rotated = r.ok ? rotatedRefreshToken(done.body) : undefined;
+          if (rotated && rotated !== refreshToken) this.refreshes.set(rotated, { pending: created.pending, done, replayMs: ROTATED_REPLAY_MS });
+          return done;
         }),
       };
       created.pending.catch(() => this.refreshes.delete(refreshToken));

@@ -43,6 +43,11 @@ export class SignInCancelledError extends AppFailure {
   }
 }
 
+const describeDuration = (ms: number): string => {
+  const [amount, unit] = ms >= 60_000 ? [Math.round(ms / 60_000), 'minute'] : [Math.round(ms / 1000), 'second'];
+  return `${amount} ${unit}${amount === 1 ? '' : 's'}`;
+};
+
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
@@ -68,8 +73,7 @@ export class LoopbackListener {
     this.startedAt = this.clock.now();
     const timeoutMs = options.timeoutMs ?? SIGN_IN_TIMEOUT_MS;
     this.timer = this.timers.setTimeout(() => {
-      const minutes = Math.round(timeoutMs / 60_000);
-      this.fail(new AppFailure('unavailable', `sign-in to ${options.serverName} timed out: no answer came back from the browser within ${minutes} minute${minutes === 1 ? '' : 's'}; start the sign-in again`));
+      this.fail(new AppFailure('unavailable', `sign-in to ${options.serverName} timed out: no answer came back from the browser within ${describeDuration(timeoutMs)}; start the sign-in again`));
     }, timeoutMs);
     server.on('request', (req, res) => this.handle(req, res));
   }
