@@ -6,9 +6,11 @@
  */
 import type { z } from 'zod';
 import { fail, ok, type Result } from './contract/common';
+import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
 import { serverEvents, serverInvokes } from './contract/servers';
 
+export * from './contract/chat';
 export * from './contract/common';
 export * from './contract/config';
 export * from './contract/servers';
@@ -16,10 +18,12 @@ export * from './contract/servers';
 export const invokes = {
   ...serverInvokes,
   ...configInvokes,
+  ...chatInvokes,
 } as const;
 
 export const events = {
   ...serverEvents,
+  ...chatEvents,
 } as const;
 
 export type InvokeName = keyof typeof invokes;

@@ -4,6 +4,7 @@ import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '.
 import { ApprovalBroker, type BrokerEvent } from '../approvals/approval-broker';
 import type { ServerApproval } from '../approvals/approval-policy';
 import { ApprovalStore, approvalsFile } from '../approvals/approval-store';
+import type { EventHub } from '../event-hub';
 import { systemClock, type Clock, type Logger, type SecretVault, type UrlOpener } from '../ports';
 import { ChatSessions, type ChatEvent } from './chat-session';
 import { ConversationStore, conversationsDir } from './conversation-store';
@@ -17,7 +18,7 @@ export interface ChatServiceDeps {
   vault: SecretVault;
   opener: UrlOpener;
   logger: Logger;
-  /** Chat and approval events for the shells; see `emitToHub` once the contract carries them. */
+  /** Chat and approval events for the shells: `emitToHub(core.events)`. */
   emit: (event: ChatEvent | BrokerEvent) => void;
   tools: ToolRuntime;
   /** The `approval` field of the server's config ("ask" when unknown). */
@@ -101,4 +102,24 @@ export class ChatService {
   private emit(event: ChatEvent | BrokerEvent): void {
     this.deps.emit(event);
   }
+}
+
+/** Forwards chat and approval events to the core's EventHub under their contract names. */
+export function emitToHub(hub: EventHub): (event: ChatEvent | BrokerEvent) => void {
+  return (event) => {
+    switch (event.name) {
+      case 'chatDelta':
+        return hub.emit('chatDelta', event.payload);
+      case 'chatTurnState':
+        return hub.emit('chatTurnState', event.payload);
+      case 'toolCallUpdated':
+        return hub.emit('toolCallUpdated', event.payload);
+      case 'approvalRequested':
+        return hub.emit('approvalRequested', event.payload);
+      case 'approvalSettled':
+        return hub.emit('approvalSettled', event.payload);
+      default:
+        return event satisfies never;
+    }
+  };
 }

@@ -1,15 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { toAppError } from '../../../src-main/core/app-error';
 import type { BrokerEvent } from '../../../src-main/core/approvals/approval-broker';
 import { createChatHandlers, type ChatHandlers } from '../../../src-main/core/chat/chat-handlers';
 import { ChatService } from '../../../src-main/core/chat/chat-service';
 import type { ChatEvent } from '../../../src-main/core/chat/chat-session';
 import { SdkToolRuntime } from '../../../src-main/core/chat/sdk-tool-runtime';
 import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
-import { chatInvokes, type ToolCallApprovalRequest } from '../../../src-preload/contract/chat';
-import type { Result } from '../../../src-preload/contract/common';
+import type { chatInvokes, ToolCallApprovalRequest } from '../../../src-preload/contract/chat';
+import type { Handlers, Result } from '../../../src-preload/contract';
+import { dispatch } from '../../../src-main/core/dispatch';
+import { EventHub } from '../../../src-main/core/event-hub';
+import { emitToHub } from '../../../src-main/core/chat/chat-service';
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/llm/fake-llm-server';
 import { connectEverything, EventLog, tempHome, toolResultsIn } from './chat-test-kit';
 
@@ -29,18 +31,14 @@ let events: EventLog<ChatEvent | BrokerEvent>;
 let handlers: ChatHandlers;
 
 type Name = keyof typeof chatInvokes;
-/** The path every call takes in the shells: schema-parse the payload, run the handler, errors as values. */
-async function invoke(name: Name, payload: unknown): Promise<Result<unknown>> {
-  const parsed = chatInvokes[name].input.safeParse(payload);
-  if (!parsed.success) return { ok: false, error: { code: 'invalid_input', message: parsed.error.issues[0]!.message } };
-  try {
-    return { ok: true, value: await (handlers[name] as (input: unknown) => Promise<unknown>)(parsed.data) };
-  } catch (error) {
-    return { ok: false, error: toAppError(error) };
-  }
-}
+/** The path every call takes in both shells: known method, schema-parsed payload, handler, errors as values. */
+// Only chat methods are called here, so the chat handlers stand in for the core's whole set.
+const invoke = (name: Name, payload: unknown): Promise<Result<unknown>> => dispatch(handlers as unknown as Handlers, name, payload);
 
 async function service(): Promise<ChatService> {
+  // Events travel as in the app: chat -> EventHub -> whichever shell subscribed.
+  const hub = new EventHub();
+  hub.subscribe((name, payload) => events.push({ name, payload } as ChatEvent | BrokerEvent));
   const tools = new SdkToolRuntime([{ server: 'everything', client: everything }]);
   await tools.refresh();
   const chat = new ChatService({
@@ -48,7 +46,7 @@ async function service(): Promise<ChatService> {
     vault: new KeytarVault(`Switchboard-test-${randomBytes(4).toString('hex')}`),
     opener: { open: async () => undefined },
     logger: { info() {}, warn() {}, error() {} },
-    emit: events.push,
+    emit: emitToHub(hub),
     tools,
     serverApproval: () => 'ask',
   });
@@ -110,8 +108,8 @@ describe('chat handlers', () => {
 
   it('refuses conversation ids that could escape the folder, with the exact error', async () => {
     for (const id of ['../secrets', '..%2F', 'a/b']) {
-      expect(await invoke('getConversation', { id })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'conversation id may use only letters, digits and "-"' } });
-      expect(await invoke('deleteConversation', { id })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'conversation id may use only letters, digits and "-"' } });
+      expect(await invoke('getConversation', { id })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'getConversation: invalid payload at "id": conversation id may use only letters, digits and "-"' } });
+      expect(await invoke('deleteConversation', { id })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'deleteConversation: invalid payload at "id": conversation id may use only letters, digits and "-"' } });
     }
     expect(await invoke('getConversation', { id: 'does-not-exist' })).toEqual({ ok: false, error: { code: 'not_found', message: 'no conversation with id "does-not-exist"' } });
   });
