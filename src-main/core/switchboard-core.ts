@@ -5,6 +5,9 @@ import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { TrustStore } from './config/trust-store';
 import { serversFile } from './data-home';
+import { createChatHandlers } from './chat/chat-handlers';
+import { ChatService, emitToHub } from './chat/chat-service';
+import { managerToolRuntime } from './chat/manager-tool-runtime';
 import { EventHub } from './event-hub';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
 import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
@@ -24,6 +27,7 @@ export interface CoreDeps {
 export class SwitchboardCore {
   readonly events = new EventHub();
   readonly mcp: McpManager;
+  readonly chat: ChatService;
   private problems: ConfigProblem[] = [];
   private shadowed: Record<string, string[]> = {};
   private mcpDisabled = false;
@@ -42,6 +46,16 @@ export class SwitchboardCore {
       ...deps.mcp,
     });
     this.mcp.onChange(() => this.events.emit('serversChanged', this.snapshot()));
+    this.chat = new ChatService({
+      home: deps.home,
+      vault: deps.vault,
+      opener: deps.opener,
+      logger: deps.logger,
+      emit: emitToHub(this.events),
+      tools: managerToolRuntime(this.mcp),
+      serverApproval: (server) => this.loaded?.servers.find((s) => s.name === server)?.approval ?? 'ask',
+    });
+    this.handlers = this.buildHandlers();
   }
 
   get configPath(): string {
@@ -83,41 +97,47 @@ export class SwitchboardCore {
     await this.mcp.apply(loaded.servers, { mcpDisabled: loaded.mcpDisabled });
   }
 
-  readonly handlers: Handlers = {
-    ...deferredConfigHandlers(() =>
-      configHandlers({
-        home: this.deps.home,
-        trust: async () => (this.trustStore ??= await TrustStore.open(this.deps.home)),
-        current: () => this.loaded,
-        reload: () => this.reload(),
-        reconnect: (name) => this.mcp.reconnect(name),
+  readonly handlers: Handlers;
+
+  /** Built last in the constructor: the chat and the manager must exist first. */
+  private buildHandlers(): Handlers {
+    return {
+      ...deferredConfigHandlers(() =>
+        configHandlers({
+          home: this.deps.home,
+          trust: async () => (this.trustStore ??= await TrustStore.open(this.deps.home)),
+          current: () => this.loaded,
+          reload: () => this.reload(),
+          reconnect: (name) => this.mcp.reconnect(name),
+        }),
+      ),
+      ...createChatHandlers(this.chat),
+      listServers: async () => this.snapshot(),
+      reconnectServer: async ({ name }) => {
+        await this.mcp.reconnect(name);
+        return null;
+      },
+      reconnectAll: async () => {
+        await this.mcp.reconnectAll();
+        return null;
+      },
+      serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
+      listTools: async ({ server }) => this.mcp.tools(server).map(toolView),
+      setToolEnabled: async ({ name, enabled }) => {
+        await this.mcp.setToolEnabled(name, enabled);
+        return null;
+      },
+      listResources: async ({ name }) => ({
+        resources: this.mcp.resources(name).map((r) => resourceView(name, r)),
+        templates: (await this.mcp.listResourceTemplates(name)).map((t) => resourceTemplateView(name, t)),
       }),
-    ),
-    listServers: async () => this.snapshot(),
-    reconnectServer: async ({ name }) => {
-      await this.mcp.reconnect(name);
-      return null;
-    },
-    reconnectAll: async () => {
-      await this.mcp.reconnectAll();
-      return null;
-    },
-    serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
-    listTools: async ({ server }) => this.mcp.tools(server).map(toolView),
-    setToolEnabled: async ({ name, enabled }) => {
-      await this.mcp.setToolEnabled(name, enabled);
-      return null;
-    },
-    listResources: async ({ name }) => ({
-      resources: this.mcp.resources(name).map((r) => resourceView(name, r)),
-      templates: (await this.mcp.listResourceTemplates(name)).map((t) => resourceTemplateView(name, t)),
-    }),
-    readResource: async ({ name, uri }) => resourceContentViews(await this.mcp.readResource(name, uri)),
-    listPrompts: async ({ server }) => this.mcp.prompts(server).map(({ server: s, prompt }) => promptView(s, prompt)),
-    getPrompt: async ({ name, prompt, arguments: args }) => promptResultView(await this.mcp.getPrompt(name, prompt, args ?? {})),
-    openExternal: async ({ url }) => {
-      await this.deps.opener.open(url);
-      return null;
-    },
-  };
+      readResource: async ({ name, uri }) => resourceContentViews(await this.mcp.readResource(name, uri)),
+      listPrompts: async ({ server }) => this.mcp.prompts(server).map(({ server: s, prompt }) => promptView(s, prompt)),
+      getPrompt: async ({ name, prompt, arguments: args }) => promptResultView(await this.mcp.getPrompt(name, prompt, args ?? {})),
+      openExternal: async ({ url }) => {
+        await this.deps.opener.open(url);
+        return null;
+      },
+    };
+  }
 }
