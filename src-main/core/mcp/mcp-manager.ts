@@ -42,6 +42,8 @@ export interface McpManagerDeps {
   stopGraceMs?: number;
   /** Ping interval for connected remote servers (default 30 s); a failed ping starts the reconnect backoff. */
   pingIntervalMs?: number;
+  /** Hard maximum for one tool call even while progress keeps arriving (default 10 × the server's toolTimeout). */
+  callHardMaxMs?: number;
   /** Text over this many characters in a tool result is cut to head + tail. */
   textCap?: number;
   /** `${VAR}` / `${secret:NAME}` expansion before each connect; { ok: false } puts the server in error, no launch. */
@@ -306,13 +308,21 @@ export class McpManager {
       throw new AppFailure('not_found', `server "${server}" has no tool "${tool}"`);
     }
     const timeout = connection.config.toolTimeout * 1000;
+    const hardMax = this.deps.callHardMaxMs ?? timeout * HARD_MAX_FACTOR;
+    // Our own signal, so a call ended by the hard maximum still sends notifications/cancelled
+    // (the SDK only sends it on abort or on the per-call timer).
+    const local = new AbortController();
+    const forward = () => local.abort(options.signal?.reason);
+    if (options.signal?.aborted) forward();
+    options.signal?.addEventListener('abort', forward, { once: true });
     const run = (c: typeof client) =>
       c.callTool({ name: tool, arguments: args }, undefined, {
         timeout,
         resetTimeoutOnProgress: true,
-        maxTotalTimeout: timeout * HARD_MAX_FACTOR,
-        ...(options.signal ? { signal: options.signal } : {}),
-        ...(options.onProgress ? { onprogress: options.onProgress } : {}),
+        maxTotalTimeout: hardMax,
+        signal: local.signal,
+        // Always ask for progress: without a progress token the server cannot keep the call alive.
+        onprogress: (progress) => options.onProgress?.(progress),
       });
     try {
       let raw: unknown;
@@ -325,11 +335,14 @@ export class McpManager {
       }
       return mapCallResult(raw, this.deps.textCap ?? DEFAULT_TEXT_CAP);
     } catch (error) {
-      throw this.callFailure(connection, tool, timeout, error, options.signal);
+      if (!local.signal.aborted) local.abort(error);
+      throw this.callFailure(connection, tool, { timeout, hardMax }, error, options.signal);
+    } finally {
+      options.signal?.removeEventListener('abort', forward);
     }
   }
 
-  private callFailure(connection: ServerConnection, tool: string, timeoutMs: number, error: unknown, signal?: AbortSignal): AppFailure {
+  private callFailure(connection: ServerConnection, tool: string, limits: { timeout: number; hardMax: number }, error: unknown, signal?: AbortSignal): AppFailure {
     const what = `tool "${tool}" on server "${connection.name}"`;
     if (error instanceof AppFailure) return error;
     if (signal?.aborted) return new AppFailure('unavailable', `${what} was cancelled`);
@@ -338,8 +351,8 @@ export class McpManager {
       return new AppFailure(
         'unavailable',
         hardMax
-          ? `${what} ran past the hard maximum of ${formatDuration(timeoutMs * HARD_MAX_FACTOR)}; cancelled`
-          : `${what} timed out after ${formatDuration(timeoutMs)} without progress; cancelled`,
+          ? `${what} ran past the hard maximum of ${formatDuration(limits.hardMax)}; cancelled`
+          : `${what} timed out after ${formatDuration(limits.timeout)} without progress; cancelled`,
       );
     }
     if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {

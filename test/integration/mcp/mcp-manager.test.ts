@@ -279,6 +279,15 @@ describe('tool calls', () => {
     expect(progress.length).toBeGreaterThan(5);
   });
 
+  it('cancels a call at the hard maximum even while progress keeps coming', async () => {
+    m = manager(home, { callHardMaxMs: 1500 });
+    await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
+    await expect(m.callTool('box__sleep', { ms: 4000, tick: 100 })).rejects.toThrow('tool "sleep" on server "box" ran past the hard maximum of 1500 ms; cancelled');
+    for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
+    expect(m.logs('box')).toContain('sleep: cancelled by the client');
+    expect(textOf(await m.callTool('box__echo', { message: 'still fine' }))).toBe('still fine');
+  });
+
   it('cancels a call on abort and the server hears notifications/cancelled', async () => {
     m = manager(home);
     await m.apply([toolbox('box')]);
@@ -324,6 +333,16 @@ describe('resources, prompts and roots', () => {
     expect(m.prompts('box').map((p) => p.prompt.name)).toEqual(['greet']);
     const prompt = await m.getPrompt('box', 'greet', { who: 'Ada' });
     expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Say hello to Ada' } }]);
+  });
+
+  it('updates resources and prompts on their list_changed notifications', async () => {
+    m = manager(home);
+    await m.apply([toolbox('box')]);
+    await waitForState(m, 'box', is('connected'));
+    await m.callTool('box__add-resource-and-prompt', {});
+    for (let i = 0; i < 100 && (m.resources('box').length < 2 || m.prompts('box').length < 2); i++) await new Promise((d) => setTimeout(d, 20));
+    expect(m.resources('box').map((r) => r.uri)).toEqual(['toolbox://note', 'toolbox://late']);
+    expect(m.prompts('box').map((p) => p.prompt.name)).toEqual(['greet', 'late-prompt']);
   });
 
   it('serves the folders the user picked as roots, and tells servers when they change', async () => {
