@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BrokerEvent } from '../../../src-main/core/approvals/approval-broker';
@@ -29,6 +31,10 @@ afterAll(async () => {
 let home: { home: string; cleanup: () => Promise<void> };
 let events: EventLog<ChatEvent | BrokerEvent>;
 let handlers: ChatHandlers;
+// A keychain service of its own per run, so tests never touch a real "Switchboard" entry.
+const vault = new KeytarVault(`Switchboard-test-${randomBytes(4).toString('hex')}`);
+const hasKeychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
+const skipReason = hasKeychain ? '' : ' [skipped: SWITCHBOARD_TEST_KEYCHAIN is unset; run under bash test/with-keychain.sh]';
 
 type Name = keyof typeof chatInvokes;
 /** The path every call takes in both shells: known method, schema-parsed payload, handler, errors as values. */
@@ -43,7 +49,8 @@ async function service(): Promise<ChatService> {
   await tools.refresh();
   const chat = new ChatService({
     home: home.home,
-    vault: new KeytarVault(`Switchboard-test-${randomBytes(4).toString('hex')}`),
+    vault,
+    localProbeUrl: llm.openAiBaseUrl,
     opener: { open: async () => undefined },
     logger: { info() {}, warn() {}, error() {} },
     emit: emitToHub(hub),
@@ -163,5 +170,40 @@ describe('chat handlers', () => {
       error: { code: 'invalid_input', message: 'base URL "http://example.com/v1" uses plain http to another computer; use https so the API key is not sent in the clear' },
     });
     expect(await invoke('getChatSettings', {})).toMatchObject({ ok: true, value: { settings: settings() } });
+  });
+});
+
+describe.skipIf(!hasKeychain)(`chat handlers with API keys in the real OS keychain${skipReason}`, () => {
+  afterAll(async () => {
+    for (const name of await vault.list()) await vault.delete(name);
+  });
+
+  it('refuses to send without a key, says what to set and what answers locally, and creates nothing', async () => {
+    const anthropic = { ...settings(), provider: 'anthropic', baseUrl: llm.url, model: 'fake-model' };
+    expect(await invoke('setChatSettings', anthropic)).toMatchObject({ ok: true, value: { apiKeyConfigured: false, apiKeyName: 'anthropic-api-key' } });
+    expect(await invoke('sendMessage', { text: 'hello' })).toEqual({
+      ok: false,
+      error: {
+        code: 'unavailable',
+        message: `no API key for Anthropic: set the keychain secret "anthropic-api-key" in Settings → Model, or use a local OpenAI-compatible server such as Ollama at http://127.0.0.1:11434/v1; probed just now: ${llm.openAiBaseUrl} answers (models: fake-model-small, fake-model-large); choose "openai-compatible" with that base URL to use it`,
+      },
+    });
+    expect(await invoke('listConversations', {})).toEqual({ ok: true, value: [] });
+  });
+
+  it('stores the key in the keychain only: never echoed, never in the settings file or events', async () => {
+    const anthropic = { ...settings(), provider: 'anthropic', baseUrl: llm.url, model: 'fake-model' };
+    await invoke('setChatSettings', anthropic);
+    const stored = await invoke('setChatApiKey', { provider: 'anthropic', key: 'sk-ant-secret-123' });
+    expect(stored).toMatchObject({ ok: true, value: { apiKeyConfigured: true } });
+    expect(JSON.stringify(stored)).not.toContain('sk-ant-secret-123');
+    expect(await vault.get('anthropic-api-key')).toBe('sk-ant-secret-123');
+    llm.script({ text: 'Hello from the keyed model.' });
+    const { conversationId } = ((await invoke('sendMessage', { text: 'hi' })) as { value: { conversationId: string } }).value;
+    expect((await turnEnded(conversationId)).payload).toEqual({ conversationId, state: 'done' });
+    const sent = llm.requests.at(-1)!.headers;
+    expect(sent.authorization ?? sent['x-api-key']).toMatch(/^(Bearer )?sk-ant-secret-123$/);
+    const files = await Promise.all(['chat-settings.json', `conversations/${conversationId}.json`].map((f) => readFile(join(home.home, f), 'utf8')));
+    for (const text of [...files, JSON.stringify(events.items)]) expect(text).not.toContain('sk-ant-secret-123');
   });
 });
