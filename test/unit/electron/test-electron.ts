@@ -128,3 +128,126 @@ export class Tray extends EventEmitter {
     this.destroyed = true;
   }
 }
+
+/** Every call the composition root makes that order matters for, in order. */
+export const callOrder: string[] = [];
+
+export class TestBrowserWindow extends EventEmitter {
+  static instances: TestBrowserWindow[] = [];
+  static getAllWindows(): TestBrowserWindow[] {
+    return TestBrowserWindow.instances.filter((w) => !w.destroyed);
+  }
+  readonly webContents = new TestWebContents();
+  visible = false;
+  destroyed = false;
+  url = '';
+  bounds = { x: 10, y: 20, width: 1100, height: 760 };
+  constructor(readonly options: Record<string, unknown>) {
+    super();
+    TestBrowserWindow.instances.push(this);
+  }
+  loadURL(url: string): Promise<void> {
+    this.url = url;
+    return Promise.resolve();
+  }
+  show(): void {
+    this.visible = true;
+  }
+  hide(): void {
+    this.visible = false;
+  }
+  focus(): void {}
+  isDestroyed(): boolean {
+    return this.destroyed;
+  }
+  setBounds(bounds: { x: number; y: number; width: number; height: number }): void {
+    this.bounds = bounds;
+  }
+  getBounds() {
+    return this.bounds;
+  }
+  /** What the title bar's close button does: a cancellable close event, then the window is gone. */
+  close(): void {
+    const event = new TestEvent();
+    this.emit('close', event);
+    if (!event.defaultPrevented) {
+      this.destroyed = true;
+      this.webContents.destroyed = true;
+    }
+  }
+}
+export { TestBrowserWindow as BrowserWindow };
+
+export class TestApp extends EventEmitter {
+  readonly paths = new Map<string, string>();
+  lockGranted = true;
+  quitRequests = 0;
+  quitted = false;
+  exitCode: number | undefined;
+  private markReady!: () => void;
+  private ready = new Promise<void>((resolve) => (this.markReady = resolve));
+  /** A new launch: whoever waited on the previous one keeps waiting. */
+  resetReady(): void {
+    this.ready = new Promise<void>((resolve) => (this.markReady = resolve));
+  }
+  setPath(name: string, path: string): void {
+    callOrder.push(`setPath ${name}`);
+    this.paths.set(name, path);
+  }
+  getPath(name: string): string {
+    return this.paths.get(name) ?? '';
+  }
+  getAppPath(): string {
+    return process.cwd();
+  }
+  setAppUserModelId(): void {}
+  requestSingleInstanceLock(): boolean {
+    callOrder.push('requestSingleInstanceLock');
+    return this.lockGranted;
+  }
+  whenReady(): Promise<void> {
+    return this.ready;
+  }
+  becomeReady(): void {
+    callOrder.push('ready');
+    this.markReady();
+  }
+  /** As Electron: before-quit may cancel; otherwise every window closes and the app ends. */
+  quit(): void {
+    this.quitRequests++;
+    const event = new TestEvent();
+    this.emit('before-quit', event);
+    if (event.defaultPrevented) return;
+    for (const win of TestBrowserWindow.getAllWindows()) win.close();
+    this.quitted = true;
+  }
+  exit(code: number): void {
+    this.exitCode = code;
+  }
+}
+export const app = new TestApp();
+
+export const protocol = {
+  handlers: new Map<string, (request: Request) => Promise<Response>>(),
+  privileged: [] as unknown[],
+  registerSchemesAsPrivileged(schemes: unknown[]): void {
+    callOrder.push('registerSchemesAsPrivileged');
+    this.privileged.push(...schemes);
+  },
+  handle(scheme: string, handler: (request: Request) => Promise<Response>): void {
+    this.handlers.set(scheme, handler);
+  },
+};
+
+export const ipcMain = new TestIpcMain();
+
+export const dialog = {
+  errors: [] as Array<[string, string]>,
+  showErrorBox(title: string, content: string): void {
+    this.errors.push([title, content]);
+  },
+};
+
+export const screen = {
+  getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
+};
