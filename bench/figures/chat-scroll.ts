@@ -1,0 +1,143 @@
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { isInvokeName } from '../../src-preload/contract';
+import type { ChatMessage, Conversation } from '../../src-preload/contract/chat';
+import { startWebHost } from '../../src-main/host/web-host';
+import { newCore } from '../lib/core';
+import { judge, notBuilt, type Figure } from '../lib/figure';
+import { REPO, tempHome } from '../lib/servers';
+import { summarize } from '../lib/stats';
+
+const MESSAGES = 5000;
+const CHROMIUM = process.env.SWITCHBOARD_CHROMIUM ?? '/usr/bin/chromium';
+const RENDERER = join(REPO, 'out/renderer');
+const CONVERSATION_ID = 'bench-5000-messages';
+const TITLE = 'Bench: 5,000 messages';
+/** Frames measured while scrolling from the bottom to the top in fixed steps. */
+const SCROLL_FRAMES = 240;
+
+const frameTarget = { kind: 'absolute' as const, max: 16, unit: 'ms (p95 frame)' };
+const base = { id: 'chat-5000-scroll', title: `chat of ${MESSAGES.toLocaleString('en-US')} messages in Chromium: frame time while scrolling`, unit: 'ms', target: frameTarget };
+const renderBase = { id: 'chat-5000-render', title: `chat of ${MESSAGES.toLocaleString('en-US')} messages: time to render`, unit: 'ms', target: { kind: 'report' as const } };
+
+/** Why the figure cannot run yet, or undefined when every piece it needs exists. */
+export function chatMissing(): string | undefined {
+  if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM}`;
+  if (!existsSync(join(RENDERER, 'index.html'))) return 'the renderer is not built (out/renderer/index.html); npm run bench builds it';
+  if (!isInvokeName('getConversation') || !isInvokeName('listConversations')) {
+    return 'the chat invokes (listConversations, getConversation) are not in the contract: src-preload/contract.ts does not compose chatInvokes yet, so web mode cannot load a conversation';
+  }
+  return undefined;
+}
+
+/** A long, mixed conversation: questions, markdown answers with code, tool calls and their results. */
+export function longConversation(count: number, now = Date.UTC(2026, 0, 1)): Conversation {
+  const messages: ChatMessage[] = [];
+  for (let i = 0; messages.length < count; i++) {
+    const at = now + i * 1000;
+    messages.push({ role: 'user', text: `Question ${i}: what does server ${i % 7} say about item ${i}?`, at });
+    if (messages.length >= count) break;
+    const callId = `call-${i}`;
+    const wantsTool = i % 3 === 0;
+    messages.push({
+      role: 'assistant',
+      text: `Here is what I found for **item ${i}**:\n\n- first point about ${i}\n- second point\n\n\`\`\`json\n{ "item": ${i}, "ok": true }\n\`\`\`\n\nMore text follows so the row wraps over a few lines in a normal window width, like a real answer would.`,
+      toolCalls: wantsTool ? [{ id: callId, name: 'everything__echo', args: { message: `item ${i}` } }] : [],
+      at: at + 1,
+    });
+    if (wantsTool && messages.length < count) {
+      messages.push({
+        role: 'tool',
+        at: at + 2,
+        results: [{ callId, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `item ${i}` }, state: 'succeeded', content: [{ type: 'text', text: `Echo: item ${i}` }], textForModel: `Echo: item ${i}` }],
+      });
+    }
+  }
+  return { id: CONVERSATION_ID, title: TITLE, createdAt: now, updatedAt: now + count * 1000, messageCount: messages.length, messages };
+}
+
+const p95 = (values: number[]) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * 0.95))]!;
+
+/**
+ * Web mode in Chromium: the core's conversation store holds one 5,000-message conversation; the
+ * bench opens it from the chat page (time to render: click until the list's rows are painted),
+ * then scrolls the message list from the bottom to the top, a fixed step per frame, and records
+ * requestAnimationFrame deltas. Chromium runs with the frame-rate limit off, so a delta is the
+ * frame's real cost (script, style, layout, paint), not the 16.7 ms vsync interval.
+ */
+export async function chatScroll(runs: number): Promise<Figure[]> {
+  const missing = chatMissing();
+  if (missing) return [notBuilt(base, missing), notBuilt(renderBase, missing)];
+
+  const { home, cleanup } = await tempHome('chat');
+  const core = newCore(home);
+  let host: Awaited<ReturnType<typeof startWebHost>> | undefined;
+  let browser: Browser | undefined;
+  try {
+    const conversation = longConversation(MESSAGES);
+    await mkdir(join(home, 'conversations'), { recursive: true });
+    await writeFile(join(home, 'conversations', `${CONVERSATION_ID}.json`), JSON.stringify(conversation));
+    await core.start();
+    host = await startWebHost({ handlers: core.handlers, events: core.events, rendererDir: RENDERER });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', '--disable-frame-rate-limit', '--disable-gpu-vsync'],
+    });
+    const renderTimes: number[] = [];
+    const frameP95: number[] = [];
+    const frameMedians: number[] = [];
+    let rowsSeen = 0;
+    for (let run = 0; run < runs; run++) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+      try {
+        await page.goto(host.url);
+        const chatNav = page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: /chat/i });
+        if ((await chatNav.count()) === 0) return [notBuilt(base, 'the app shell has no Chat page in its navigation yet'), notBuilt(renderBase, 'the app shell has no Chat page yet')];
+        await chatNav.click();
+        const open = page.getByRole('complementary', { name: 'Conversations' }).getByRole('button', { name: TITLE });
+        await open.waitFor({ timeout: 20_000 });
+        const started = Date.now();
+        await open.click();
+        await page.locator('[data-testid="message-list"] [data-index]').first().waitFor({ timeout: 60_000 });
+        // Two frames: the rows are laid out and painted.
+        await page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => requestAnimationFrame(() => done()))));
+        renderTimes.push(Date.now() - started);
+        const frames = await page.evaluate(async (count) => {
+          const viewport = document.querySelector<HTMLElement>('[data-testid="message-list"]');
+          if (!viewport) throw new Error('no message list');
+          const step = Math.max(1, Math.floor((viewport.scrollHeight - viewport.clientHeight) / count));
+          const deltas: number[] = [];
+          let last = performance.now();
+          await new Promise<void>((done) => {
+            const tick = (now: number) => {
+              deltas.push(now - last);
+              last = now;
+              viewport.scrollTop = Math.max(0, viewport.scrollTop - step);
+              if (deltas.length > count) done();
+              else requestAnimationFrame(tick);
+            };
+            requestAnimationFrame(tick);
+          });
+          return { deltas: deltas.slice(1), rows: document.querySelectorAll('[data-testid="message-list"] [data-index]').length };
+        }, SCROLL_FRAMES);
+        rowsSeen = frames.rows;
+        frameP95.push(p95(frames.deltas));
+        frameMedians.push(summarize(frames.deltas).median);
+      } finally {
+        await page.close();
+      }
+    }
+    const work = `open the conversation, then scroll bottom → top in ${SCROLL_FRAMES} rAF steps (${rowsSeen} rows in the DOM at the end)`;
+    return [
+      judge({ ...base, switchboard: { stats: summarize(frameP95), work: `p95 of rAF deltas; ${work}` }, note: `median frame ${summarize(frameMedians).median.toFixed(1)} ms; the raw SDK has no UI (ratio n/a)` }),
+      judge({ ...renderBase, switchboard: { stats: summarize(renderTimes), work: 'click on the conversation until its rows are painted (getConversation over the WebSocket included)' } }),
+    ];
+  } finally {
+    await browser?.close();
+    await host?.close();
+    await core.stop();
+    await cleanup();
+  }
+}

@@ -1,0 +1,126 @@
+import WebSocket from 'ws';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startWebHost } from '../../src-main/host/web-host';
+import { WS_PATH } from '../../src-main/host/ws-protocol';
+import { createWsApi } from '../../src-renderer/lib/api/ws-client';
+import { CoreCallPath } from '../lib/core-call-path';
+import { startCore } from '../lib/core';
+import { judge, type Figure } from '../lib/figure';
+import { everything, rawConnect, REPO } from '../lib/servers';
+import { interleaveBlocks, summarize } from '../lib/stats';
+import { join } from 'node:path';
+
+const CALLS = 1000;
+/** Each run's 1,000 calls go in blocks of 100, the sides taking turns (see interleaveBlocks). */
+const BLOCKS = 10;
+const WARMUP = 200;
+const ECHO_ARGS = { message: 'hello from the bench' };
+const ECHO_TEXT = `Echo: ${ECHO_ARGS.message}`;
+
+/** Main-process CPU (user + system, ms) spent by each side, summed over its runs. */
+type CpuTally = Record<string, number>;
+
+async function sequential(count: number, one: () => Promise<void>, cpu: CpuTally, side: string): Promise<number> {
+  const cpuStart = process.cpuUsage();
+  const started = performance.now();
+  for (let i = 0; i < count; i++) await one();
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpuStart);
+  cpu[side] = (cpu[side] ?? 0) + (used.user + used.system) / 1000;
+  return wall;
+}
+
+function textOf(content: unknown): string | undefined {
+  const first = Array.isArray(content) ? (content[0] as { text?: unknown } | undefined) : undefined;
+  return typeof first?.text === 'string' ? first.text : undefined;
+}
+
+/**
+ * 1,000 sequential echo calls: the raw SDK's callTool, Switchboard's core path, and, through
+ * web mode's WebSocket bridge, the nearest invoke that exists (readResource) against the raw SDK's
+ * readResource on the same server. Each side has its own server-everything process (stdio).
+ */
+export async function toolCalls(runs: number): Promise<Figure[]> {
+  let raw: Client | undefined;
+  const running = await startCore('calls', { everything: everything() });
+  let host: Awaited<ReturnType<typeof startWebHost>> | undefined;
+  let bridge: ReturnType<typeof createWsApi> | undefined;
+  try {
+    raw = await rawConnect(everything());
+    const client = raw;
+    const path = new CoreCallPath(running.core, running.home);
+    const echoName = running.core.mcp.tools('everything').find((t) => t.tool === 'echo')?.name;
+    if (!echoName) throw new Error('server-everything has no echo tool in the catalog');
+
+    const rawCall = async () => {
+      const r = await client.callTool({ name: 'echo', arguments: ECHO_ARGS });
+      if (textOf(r.content) !== ECHO_TEXT) throw new Error(`raw SDK echo returned ${JSON.stringify(r.content)}`);
+    };
+    const coreCall = async () => {
+      // One controller per call, as the chat gives each call its own cancel button.
+      const r = await path.call(echoName, ECHO_ARGS, new AbortController().signal);
+      if (textOf(r.content) !== ECHO_TEXT) throw new Error(`Switchboard echo returned ${JSON.stringify(r.content)}`);
+    };
+
+    host = await startWebHost({ handlers: running.core.handlers, events: running.core.events, rendererDir: join(REPO, 'out/renderer') });
+    const origin = `http://127.0.0.1:${host.port}`;
+    // Node's ws sends no Origin unless told; the host requires one (SECURITY T2), as a browser sends it.
+    class BrowserLikeSocket extends WebSocket {
+      constructor(url: string) {
+        super(url, { origin });
+      }
+    }
+    bridge = createWsApi({ url: `ws://127.0.0.1:${host.port}${WS_PATH}?token=${host.token}`, WebSocket: BrowserLikeSocket as unknown as typeof globalThis.WebSocket });
+    const api = bridge.api;
+    const resources = await client.listResources();
+    const uri = resources.resources.find((r) => r.mimeType?.startsWith('text/'))?.uri ?? resources.resources[0]?.uri;
+    if (!uri) throw new Error('server-everything lists no resources');
+    const expected = JSON.stringify((await client.readResource({ uri })).contents);
+    const rawRead = async () => {
+      const r = await client.readResource({ uri });
+      if (r.contents.length !== 1) throw new Error(`raw SDK readResource returned ${r.contents.length} parts`);
+    };
+    const wsRead = async () => {
+      const r = await api.readResource({ name: 'everything', uri });
+      if (!r.ok) throw new Error(`readResource over the WebSocket failed: ${r.error.message}`);
+      if (r.value.length !== 1) throw new Error(`readResource over the WebSocket returned ${r.value.length} parts, expected ${expected.length > 0 ? 1 : 0}`);
+    };
+
+    const warmCpu: CpuTally = {};
+    for (const warm of [rawCall, coreCall, rawRead, wsRead]) await sequential(WARMUP, warm, warmCpu, 'warm-up');
+    const block = CALLS / BLOCKS;
+    const cpu: CpuTally = {};
+    const times = await interleaveBlocks(runs, BLOCKS, {
+      raw: () => sequential(block, rawCall, cpu, 'raw'),
+      core: () => sequential(block, coreCall, cpu, 'core'),
+      rawRead: () => sequential(block, rawRead, cpu, 'rawRead'),
+      ws: () => sequential(block, wsRead, cpu, 'ws'),
+    });
+    const perRun = (side: string) => (cpu[side] ?? 0) / runs;
+    return [
+      judge({
+        id: 'calls-core-1000',
+        title: `${CALLS.toLocaleString('en-US')} sequential tools/call (echo), core path`,
+        unit: 'ms',
+        target: { kind: 'ratio', max: 1.1 },
+        raw: { stats: summarize(times.raw), work: `Client.callTool echo ×${CALLS}` },
+        switchboard: { stats: summarize(times.core), work: `catalog lookup + ApprovalBroker (approval: auto) + McpManager.callTool + mapCallResult ×${CALLS}` },
+        note: `main-process CPU per run: Switchboard ${perRun('core').toFixed(0)} ms, raw SDK ${perRun('raw').toFixed(0)} ms (ratio ${(perRun('core') / perRun('raw')).toFixed(2)}); wall time is mostly waiting on the server`,
+      }),
+      judge({
+        id: 'calls-ws-1000',
+        title: `${CALLS.toLocaleString('en-US')} sequential requests through the web-mode WebSocket bridge`,
+        unit: 'ms',
+        target: { kind: 'ratio', max: 1.5 },
+        raw: { stats: summarize(times.rawRead), work: `Client.readResource ×${CALLS}` },
+        switchboard: { stats: summarize(times.ws), work: `createWsApi → startWebHost → dispatch → readResource handler → McpManager ×${CALLS}` },
+        note: `main-process CPU per run (host and client both in this process): ${perRun('ws').toFixed(0)} ms vs raw SDK ${perRun('rawRead').toFixed(0)} ms; the contract has no invoke that runs a tool call (tools are called by the chat in main), so the bridge is measured with readResource, one MCP request per invoke, against the raw SDK readResource`,
+      }),
+    ];
+  } finally {
+    bridge?.close();
+    await host?.close();
+    await raw?.close().catch(() => {});
+    await running.stop();
+  }
+}
