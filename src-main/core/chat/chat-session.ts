@@ -75,6 +75,7 @@ export class ChatSessions {
     const turn: ActiveTurn = { controller: new AbortController(), calls: new Map() };
     this.active.set(conversation.id, turn);
     try {
+      this.closeInterruptedCalls(conversation);
       this.append(conversation, { role: 'user', text, at: this.clock.now() });
       await this.deps.store.save(conversation);
     } catch (error) {
@@ -207,6 +208,21 @@ export class ChatSessions {
       turn.controller.signal.removeEventListener('abort', onTurnAbort);
       turn.calls.delete(call.id);
     }
+  }
+
+  /**
+   * A turn cut short by a quit or crash can leave tool calls with no results; providers refuse such
+   * a history, so each one is closed with a result saying it was interrupted.
+   */
+  private closeInterruptedCalls(conversation: Conversation): void {
+    const last = conversation.messages.at(-1);
+    if (last?.role !== 'assistant' || last.toolCalls.length === 0) return;
+    const textForModel = 'Switchboard stopped before this tool call finished; it may not have run, and its result is unknown.';
+    this.append(conversation, {
+      role: 'tool',
+      results: last.toolCalls.map((c) => ({ callId: c.id, name: c.name, args: c.args, state: 'cancelled', content: [], textForModel })),
+      at: this.clock.now(),
+    });
   }
 
   private async commit(conversation: Conversation, message: ChatMessage): Promise<void> {

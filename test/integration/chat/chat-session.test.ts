@@ -245,6 +245,17 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
     expect(llm.requests).toHaveLength(1);
   });
 
+  it('resumes a conversation whose last turn was cut off mid tool call, closing the dangling call for the model', async () => {
+    const cut = store.create('echo', 1);
+    cut.messages.push({ role: 'user', text: 'echo', at: 1 }, { role: 'assistant', text: '', toolCalls: [{ id: 'lost', name: 'everything__echo', args: { message: 'x' } }], at: 2 });
+    await store.save(cut);
+    llm.script({ text: 'Resumed.' });
+    const { done } = await sessions().send(cut.id, 'are you there?');
+    expect(await done).toBe('done');
+    expect(toolResultsIn(llm.requests[0]!)).toEqual(['Switchboard stopped before this tool call finished; it may not have run, and its result is unknown.']);
+    expect((await store.get(cut.id)).messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
+  });
+
   it('reports a provider failure by name and keeps the user message', async () => {
     const { conversationId, done } = await sessions().send(undefined, 'hello');
     expect(await done).toBe('failed');
