@@ -1,0 +1,34 @@
+import type { EventHub } from '../event-hub';
+import type { McpManager } from '../mcp/mcp-manager';
+import type { Logger, SecretVault, UrlOpener } from '../ports';
+import { createChatHandlers, type ChatHandlers } from './chat-handlers';
+import { ChatService, emitToHub } from './chat-service';
+import { managerToolRuntime } from './manager-tool-runtime';
+
+export interface CreateChatDeps {
+  home: string;
+  vault: SecretVault;
+  opener: UrlOpener;
+  logger: Logger;
+  events: EventHub;
+  mcp: Pick<McpManager, 'tools' | 'callTool' | 'status'>;
+  localProbeUrl?: string;
+}
+
+/**
+ * The chat as the core uses it: tools from the MCP manager's catalog, per-server `approval` from
+ * each server's config, events on the core's hub. Call `service.start()` in the core's start().
+ */
+export function createChat(deps: CreateChatDeps): { service: ChatService; handlers: ChatHandlers } {
+  const service = new ChatService({
+    home: deps.home,
+    vault: deps.vault,
+    opener: deps.opener,
+    logger: deps.logger,
+    emit: emitToHub(deps.events),
+    tools: managerToolRuntime(deps.mcp),
+    serverApproval: (server) => deps.mcp.status(server)?.config.approval ?? 'ask',
+    ...(deps.localProbeUrl ? { localProbeUrl: deps.localProbeUrl } : {}),
+  });
+  return { service, handlers: createChatHandlers(service) };
+}
