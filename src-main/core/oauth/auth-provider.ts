@@ -44,6 +44,8 @@ export interface InteractiveFlow {
   state: string;
   discovery: OAuthDiscoveryState;
   resource: string;
+  /** The scope this sign-in asks for, when it chose one. */
+  scope?: string;
   openAuthorizationUrl(url: URL): Promise<void>;
 }
 
@@ -127,7 +129,11 @@ export class SwitchboardAuthProvider implements OAuthClientProvider {
     const stored = await this.deps.store.readClient(issuer);
     if (!stored) return undefined;
     // A registration is bound to its redirect URI: a different loopback URI means registering again (O12).
-    if (this.deps.flow && stored.kind === 'dynamic' && stored.redirectUri !== this.redirectUrl) return undefined;
+    if (this.deps.flow && stored.kind === 'dynamic') {
+      if (stored.redirectUri !== this.redirectUrl) return undefined;
+      // A registration limited to narrower scopes cannot ask for a step-up's wider ones.
+      if (!scopeCovers((stored.info as { scope?: string }).scope, this.deps.flow.scope)) return undefined;
+    }
     return { ...stored.info, issuer };
   }
 
@@ -239,23 +245,66 @@ export class SwitchboardAuthProvider implements OAuthClientProvider {
       return this.deps.store.refreshOnce(refreshToken, () => this.deps.oauthFetch(url, init));
     }
     if (href !== canonicalServerUri(this.deps.server.url)) return this.deps.oauthFetch(url, init);
-    const response = await (this.deps.baseFetch ?? fetch)(url, init);
-    this.noteResponse(response);
+    const send = (request?: RequestInit) => (this.deps.baseFetch ?? fetch)(url, request);
+    let response = await send(init);
+    if (response.status === 401) response = await this.retryWithNewerToken(response, init, send);
+    this.noteResponse(response, jsonRpcMethod(init?.body));
     return response;
   }
 
-  /** Step-up bookkeeping (O11): a 403 insufficient_scope asks for a wider sign-in; a success ends the run. */
-  private noteResponse(response: Response): void {
+  /**
+   * A request that raced a refresh (sent with the token the refresh just replaced) is sent again
+   * once with the new token, so concurrent calls share one refresh instead of each starting auth().
+   */
+  private async retryWithNewerToken(response: Response, init: RequestInit | undefined, send: (init?: RequestInit) => Promise<Response>): Promise<Response> {
+    const headers = new Headers(init?.headers);
+    const used = headers.get('authorization')?.replace(/^Bearer /, '');
+    if (!used) return response;
+    const binding = await this.deps.store.readBinding(this.name);
+    const current = binding && (await this.deps.store.readTokens(binding));
+    if (!current) return response;
+    if (current.tokens.access_token === used && current.tokens.refresh_token) await this.deps.store.refreshSettled(current.tokens.refresh_token);
+    const latest = (binding && (await this.deps.store.readTokens(binding)))?.tokens.access_token;
+    if (!latest || latest === used) return response;
+    await response.body?.cancel();
+    headers.set('authorization', `Bearer ${latest}`);
+    return send({ ...init, headers });
+  }
+
+  /**
+   * Step-up bookkeeping (O11): a 403 insufficient_scope asks for a wider sign-in; the rounds end
+   * when the request that was refused goes through (other calls succeeding prove nothing).
+   */
+  private noteResponse(response: Response, method: string | undefined): void {
     const session = this.deps.store.session(this.name);
     if (response.status === 403) {
       const { error, scope } = extractWWWAuthenticateParams(response);
       if (error !== 'insufficient_scope') return;
       session.stepUpPending = true;
       session.stepUps += 1;
+      session.stepUpMethod = method;
       session.wantedScope = mergeScopes(session.wantedScope, scope);
-    } else if (response.ok) {
+    } else if (response.ok && method !== undefined && method === session.stepUpMethod) {
       session.stepUps = 0;
+      session.stepUpMethod = undefined;
     }
+  }
+}
+
+function scopeCovers(registered: string | undefined, wanted: string | undefined): boolean {
+  if (!registered || !wanted) return true;
+  const allowed = new Set(registered.split(/\s+/));
+  return wanted.split(/\s+/).every((s) => allowed.has(s));
+}
+
+function jsonRpcMethod(body: RequestInit['body'] | undefined): string | undefined {
+  if (typeof body !== 'string') return undefined;
+  try {
+    const message = JSON.parse(body) as { method?: unknown } | { method?: unknown }[];
+    const method = Array.isArray(message) ? message[0]?.method : message.method;
+    return typeof method === 'string' ? method : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -45,6 +45,8 @@ export interface ServerSession {
   wantedScope?: string;
   stepUpPending: boolean;
   stepUps: number;
+  /** The JSON-RPC method that met insufficient_scope; its success ends the step-up rounds. */
+  stepUpMethod?: string;
 }
 
 const digest = (...parts: string[]): string => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);
@@ -149,6 +151,12 @@ export class OAuthCredentialStore {
     }
     const answer = await entry.pending;
     return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+  }
+
+  /** Waits for a refresh of this token that is under way, if any; never throws. */
+  async refreshSettled(refreshToken: string): Promise<void> {
+    const entry = this.refreshes.get(refreshToken);
+    if (entry && !entry.done) await entry.pending.catch(() => undefined);
   }
 
   private async readJson<T>(key: string): Promise<T | undefined> {

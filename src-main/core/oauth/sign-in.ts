@@ -121,11 +121,15 @@ export class SignInService {
     });
     flow.listener = listener;
     const session = this.store.session(server.name);
+    // Scope (O11): the challenge's, widened by a pending step-up; else the SDK takes scopes_supported, else none.
+    const current = session.stepUpPending ? (await this.providerFor(server).tokens())?.scope : undefined;
+    const scope = mergeScopes(challenge.scope, session.stepUpPending ? current : undefined, session.stepUpPending ? session.wantedScope : undefined);
     const interactive: InteractiveFlow = {
       redirectUrl: listener.redirectUrl,
       state,
       discovery: discovery.state,
       resource: discovery.resource,
+      ...(scope ? { scope } : {}),
       openAuthorizationUrl: (url) => this.openAuthorizationUrl(server.name, url),
     };
     const provider = new SwitchboardAuthProvider({
@@ -136,9 +140,6 @@ export class SignInService {
       clientMetadataUrl: this.deps.clientMetadataUrl,
       flow: interactive,
     });
-    // Scope (O11): the challenge's, widened by a pending step-up; else the SDK takes scopes_supported, else none.
-    const current = session.stepUpPending ? (await this.providerFor(server).tokens())?.scope : undefined;
-    const scope = mergeScopes(challenge.scope, session.stepUpPending ? current : undefined, session.stepUpPending ? session.wantedScope : undefined);
     const options = { serverUrl: server.url, scope, resourceMetadataUrl: challenge.resourceMetadataUrl, fetchFn: this.oauthFetch };
     const started = await this.sdkStep(server.name, () => auth(provider, options));
     if (started !== 'REDIRECT') throw new AppFailure('internal', `sign-in to ${server.name}: the authorization server was not asked`);
@@ -216,7 +217,7 @@ export class SignInService {
     await this.store.deleteBinding(server.name);
     await this.store.deleteVerifier(server.name);
     const session = this.store.session(server.name);
-    Object.assign(session, { stepUpPending: false, stepUps: 0, wantedScope: undefined });
+    Object.assign(session, { stepUpPending: false, stepUps: 0, wantedScope: undefined, stepUpMethod: undefined });
   }
 
   /** Server removal: sign out, forget its pre-registered client, and drop a registration no other server uses. */
