@@ -9,16 +9,19 @@ import { fail, ok, type Result } from './contract/common';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
 import { serverEvents, serverInvokes } from './contract/servers';
+import { secretMigrationInvokes } from './contract/secret-migration';
 
 export * from './contract/chat';
 export * from './contract/common';
 export * from './contract/config';
 export * from './contract/servers';
+export * from './contract/secret-migration';
 
 export const invokes = {
   ...serverInvokes,
   ...configInvokes,
   ...chatInvokes,
+  ...secretMigrationInvokes,
 } as const;
 
 export const events = {

@@ -12,6 +12,7 @@ import { EventHub } from './event-hub';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
 import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
 import type { Logger, SecretVault, UrlOpener } from './ports';
+import { migrationHandlers } from './secrets/migration-handlers';
 import { aggregateStatus } from './status';
 
 export interface CoreDeps {
@@ -112,6 +113,7 @@ export class SwitchboardCore {
         }),
       ),
       ...createChatHandlers(this.chat),
+      ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       listServers: async () => this.snapshot(),
       reconnectServer: async ({ name }) => {
         await this.mcp.reconnect(name);
