@@ -256,6 +256,24 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
     expect((await store.get(cut.id)).messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user', 'assistant']);
   });
 
+  it('cancelling while the model streams closes the provider request and keeps the partial text', async () => {
+    llm.script({ text: 'Thinking out loud', hang: true });
+    const chatSessions = sessions();
+    const { conversationId, done } = await chatSessions.send(undefined, 'talk');
+    await chat.next((e) => e.name === 'chatDelta');
+    chatSessions.cancel(conversationId);
+    expect(await done).toBe('cancelled');
+    await new Promise<void>((resolve) => {
+      const check = () => (llm.requests[0]!.clientClosedEarly ? resolve() : setTimeout(check, 20));
+      check();
+    });
+    const saved = await store.get(conversationId);
+    expect(saved.messages.at(-1)).toMatchObject({ role: 'assistant', toolCalls: [] });
+    const partial = (saved.messages.at(-1) as { text: string }).text;
+    expect(partial).not.toBe('');
+    expect('Thinking out loud'.startsWith(partial)).toBe(true);
+  });
+
   it('reports a provider failure by name and keeps the user message', async () => {
     const { conversationId, done } = await sessions().send(undefined, 'hello');
     expect(await done).toBe('failed');
