@@ -70,6 +70,7 @@ export class LoopbackListener {
   ) {
     this.result = new Promise<LoopbackCallback>((resolve, reject) => (this.settle = { resolve, reject }));
     this.result.catch(() => undefined);
+    this.port = (server.address() as AddressInfo).port;
     this.startedAt = this.clock.now();
     const timeoutMs = options.timeoutMs ?? SIGN_IN_TIMEOUT_MS;
     this.timer = this.timers.setTimeout(() => {
@@ -97,9 +98,8 @@ export class LoopbackListener {
     return new LoopbackListener(server, options);
   }
 
-  get port(): number {
-    return (this.server.address() as AddressInfo).port;
-  }
+  /** Fixed when the socket opened, so it still reads after close. */
+  readonly port: number;
 
   get redirectUrl(): string {
     return `http://127.0.0.1:${this.port}${CALLBACK_PATH}`;
