@@ -34,7 +34,7 @@ export function createChatHandlers(chat: ChatService): ChatHandlers {
     getConversation: async ({ id }) => chat.conversations.get(id),
     renameConversation: async ({ id, title }) => {
       if (chat.sessions.isRunning(id)) throw new AppFailure('conflict', `conversation "${id}" is still answering; rename it when it is done`);
-      return chat.conversations.rename(id, title, Date.now());
+      return chat.conversations.rename(id, title, chat.now());
     },
     deleteConversation: async ({ id }) => {
       if (chat.sessions.isRunning(id)) throw new AppFailure('conflict', `conversation "${id}" is still answering; cancel it before deleting`);

@@ -67,6 +67,10 @@ export class ChatService {
     await this.approvals.load();
   }
 
+  now(): number {
+    return this.clock.now();
+  }
+
   provider(): Promise<ChatProvider> {
     return createProvider(this.settings.get(), this.deps.vault, this.deps.localProbeUrl ?? LOCAL_OPENAI_COMPATIBLE_URL);
   }
