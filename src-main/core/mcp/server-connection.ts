@@ -26,6 +26,7 @@ import { resolveCommand } from './login-path';
 import { connectRemote, remoteUrlProblem } from './remote-connect';
 import type { ServerState } from './server-state';
 import { StdioProcessTransport } from './stdio-transport';
+import { launchWithoutShell } from './windows-shim';
 
 export type ExpandResult = { ok: true; config: ServerConfig; warnings: string[] } | { ok: false; message: string };
 
@@ -269,9 +270,14 @@ export class ServerConnection {
           if (generation === this.generation) this.setState({ kind: 'error', reason: resolved.message });
           return undefined;
         }
+        const launch = await launchWithoutShell(resolved.path, config.args, path);
+        if (!launch.ok) {
+          if (generation === this.generation) this.setState({ kind: 'error', reason: launch.message });
+          return undefined;
+        }
         stdio = new StdioProcessTransport({
-          command: resolved.path,
-          args: config.args,
+          command: launch.command,
+          args: launch.args,
           env: childEnvironment(config.env, path),
           ...(config.cwd ? { cwd: config.cwd } : {}),
           maxLineBytes: this.deps.maxLineBytes,
