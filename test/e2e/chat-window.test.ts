@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest } from '../fixtures/llm/fake-llm-server';
+import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type TurnScript } from '../fixtures/llm/fake-llm-server';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { startWebApp, WEB_ENTRY, type RunningWebApp } from './support/web-app';
 
@@ -41,29 +41,28 @@ function lastToolText(request: RecordedRequest): string {
   return typeof tool.content === 'string' ? tool.content : JSON.stringify(tool.content);
 }
 
-describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, server-everything, fake LLM)', () => {
+describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, server-everything, fake LLM)', { timeout: 90_000 }, () => {
   let browser: Browser;
-  let llm: FakeLlmServer;
 
   beforeAll(async () => {
-    llm = await startFakeLlmServer();
     browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
-    await llm?.close();
   });
 
   interface ChatApp {
     app: RunningWebApp;
     page: Page;
     problems: string[];
-    /** Requests the fake LLM received since this app started. */
+    /** Requests the fake LLM received. */
     requests: () => RecordedRequest[];
+    close: () => Promise<void>;
   }
 
-  async function openChat(extra: { shifty?: boolean } = {}): Promise<ChatApp> {
-    const firstRequest = llm.requests.length;
+  /** A fresh fake LLM with this test's turns, a fresh data home, and the chat page pointed at the fake. */
+  async function openChat(turns: TurnScript[], extra: { shifty?: boolean } = {}): Promise<ChatApp> {
+    const llm = await startFakeLlmServer(turns);
     const app = await startWebApp(async (home) => {
       const servers: Record<string, unknown> = { everything: { command: process.execPath, args: [everything, 'stdio'] } };
       if (extra.shifty) {
@@ -72,10 +71,6 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
         servers.shifty = { command: process.execPath, args: [join(home, 'shifty.mjs')] };
       }
       await writeFile(join(home, 'servers.json'), JSON.stringify({ servers }, null, 2));
-      await writeFile(
-        join(home, 'chat-settings.json'),
-        JSON.stringify({ provider: 'openai-compatible', baseUrl: llm.openAiBaseUrl, model: 'fake-model-small', autoAllowReadOnly: false, rules: [] }),
-      );
     });
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const problems: string[] = [];
@@ -88,12 +83,43 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       await expect.poll(() => page.locator(`[data-server="${name}"]`).getAttribute('data-state'), { timeout: 30_000 }).toBe('connected');
     }
     await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
-    return { app, page, problems, requests: () => llm.requests.slice(firstRequest) };
+    await useFakeModel(page, llm);
+    const close = async () => {
+      await page.close();
+      await app.stop();
+      await llm.close();
+    };
+    return { app, page, problems, requests: () => llm.requests, close };
+  }
+
+  /** Points the chat at the fake LLM through the Model settings panel (a loopback OpenAI-compatible server needs no key). */
+  async function useFakeModel(page: Page, llm: FakeLlmServer): Promise<void> {
+    await page.getByRole('button', { name: 'Model settings', exact: true }).click();
+    const panel = page.getByRole('region', { name: 'Model settings' });
+    await panel.getByLabel('Provider').selectOption('openai-compatible');
+    await panel.getByLabel('Base URL').fill(llm.openAiBaseUrl);
+    await panel.getByLabel('Model', { exact: true }).fill('fake-model-small');
+    await panel.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => panel.getByRole('status').innerText()).toBe('Settings saved.');
+    await panel.getByRole('button', { name: 'Close' }).click();
+    expect(await page.getByText('OpenAI-compatible · fake-model-small').isVisible()).toBe(true);
+    expect(await page.getByTestId('setup-hint').count()).toBe(0);
   }
 
   async function send(page: Page, text: string): Promise<void> {
     await page.getByTestId('composer-input').fill(text);
     await page.getByTestId('composer-input').press('Enter');
+  }
+
+  /**
+   * server-everything registers its elicitation and sampling tools only for a client that declares
+   * those capabilities. Until the MCP manager does (chat.registerServerRequests on each Client),
+   * these tests report themselves skipped with that reason instead of failing on a missing tool.
+   */
+  async function skipUnlessOffered(requests: () => RecordedRequest[], tool: string, skip: (note: string) => void): Promise<void> {
+    await expect.poll(() => requests().length, { timeout: 20_000 }).toBeGreaterThan(0);
+    const offered = (requests()[0]!.body.tools as { function: { name: string } }[] | undefined)?.map((t) => t.function.name) ?? [];
+    if (!offered.includes(tool)) skip(`${tool} was not offered to the model: the app's MCP clients do not declare elicitation/sampling yet`);
   }
 
   const dialog = (page: Page) => page.getByTestId('approval-dialog');
@@ -106,11 +132,9 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
   }
 
   it('runs a tool after "allow once": dialog shows server, description, schema and arguments; result and answer follow', async () => {
-    llm.script(
+    const { page, problems, requests, close } = await openChat([
       { text: 'Let me echo that.', toolCalls: [{ id: 'call_echo', name: 'everything__echo', args: { message: 'hello from the test' } }] },
-      (request) => ({ text: `The server answered: **${lastToolText(request)}**` }),
-    );
-    const { app, page, problems, requests } = await openChat();
+      (request) => ({ text: `The server answered: **${lastToolText(request)}**` }),]);
     try {
       await send(page, 'Please echo something');
       await expect.poll(() => dialog(page).isVisible(), { timeout: 20_000 }).toBe(true);
@@ -119,7 +143,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       expect(await page.getByTestId('tool-description').innerText()).toBe('Echoes back the input string');
       expect(JSON.parse(await page.getByTestId('tool-schema').innerText())).toMatchObject({ type: 'object', properties: { message: { type: 'string' } } });
       expect(JSON.parse(await page.getByTestId('approval-args').inputValue())).toEqual({ message: 'hello from the test' });
-      expect(await dialog(page).getByRole('button', { name: 'Always allow everything' }).isVisible()).toBe(true);
+      expect(await dialog(page).getByRole('button', { name: 'Always allow server “everything”' }).isVisible()).toBe(true);
       await screenshot(page, 'chat-approval-dialog');
 
       await dialog(page).getByRole('button', { name: 'Allow once' }).click();
@@ -139,17 +163,14 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       await expect.poll(() => lastAssistant(page).innerText()).toContain('The server answered: Echo: hello from the test');
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
-      await app.stop();
+      await close();
     }
   });
 
   it('tells the model about a denial with the reason, and runs nothing', async () => {
-    llm.script(
+    const { page, problems, requests, close } = await openChat([
       { toolCalls: [{ id: 'call_deny', name: 'everything__get-env', args: {} }] },
-      (request) => ({ text: `Understood: ${lastToolText(request)}` }),
-    );
-    const { app, page, problems, requests } = await openChat();
+      (request) => ({ text: `Understood: ${lastToolText(request)}` }),]);
     try {
       await send(page, 'Show me the environment');
       await expect.poll(() => dialog(page).isVisible(), { timeout: 20_000 }).toBe(true);
@@ -163,17 +184,14 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       expect(await card(page, 'call_deny').innerText()).not.toContain('PATH');
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
-      await app.stop();
+      await close();
     }
   });
 
   it('refuses edited arguments that are not JSON, then runs the edited version', async () => {
-    llm.script(
+    const { page, problems, requests, close } = await openChat([
       { toolCalls: [{ id: 'call_edit', name: 'everything__echo', args: { message: 'original' } }] },
-      (request) => ({ text: `Got: ${lastToolText(request)}` }),
-    );
-    const { app, page, problems, requests } = await openChat();
+      (request) => ({ text: `Got: ${lastToolText(request)}` }),]);
     try {
       await send(page, 'Echo original');
       await expect.poll(() => dialog(page).isVisible(), { timeout: 20_000 }).toBe(true);
@@ -193,21 +211,19 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       expect(lastToolText(requests()[1]!)).not.toContain('Echo: original');
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
-      await app.stop();
+      await close();
     }
   });
 
   it('asks again after an always-allowed tool changed, shows what changed and the hidden text; server markup stays text', async () => {
-    llm.script(
+    const { app, page, problems, close } = await openChat([
       { toolCalls: [{ id: 'call_s1', name: 'shifty__lookup', args: { query: 'one' } }] },
       { text: `Done. Model markup: ${MARKUP}` },
       { toolCalls: [{ id: 'call_s2', name: 'shifty__lookup', args: { query: 'two' } }] },
       { text: 'Second done.' },
       { toolCalls: [{ id: 'call_s3', name: 'shifty__lookup', args: { query: 'three' } }] },
       { text: 'Third done.' },
-    );
-    const { app, page, problems } = await openChat({ shifty: true });
+    ], { shifty: true });
     try {
       await send(page, 'Look up one');
       await expect.poll(() => dialog(page).isVisible(), { timeout: 20_000 }).toBe(true);
@@ -228,8 +244,22 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       // The server changes its tool (here: a hidden instruction) and comes back.
       await writeFile(join(app.home, 'shifty-description.txt'), `Looks things up.${HIDDEN}`);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Servers' }).click();
-      await page.locator('[data-server="shifty"]').getByRole('button', { name: 'Reconnect' }).click();
-      await expect.poll(() => page.locator('[data-server="shifty"]').getAttribute('data-state'), { timeout: 30_000 }).toBe('connected');
+      const shifty = page.locator('[data-server="shifty"]');
+      await shifty.getByRole('button', { name: 'Reconnect' }).click();
+      // Done when the server's tool list (fetched anew each time) carries the new description.
+      await expect
+        .poll(
+          async () => {
+            const tools = shifty.getByRole('button', { name: 'Tools' });
+            if (!(await tools.isEnabled())) return 'no tools yet';
+            await tools.click();
+            const tool = page.locator('[data-tool="shifty__lookup"]');
+            if ((await tool.count()) === 0 || (await tool.getByText('from cache').count()) > 0) return 'no fresh tool yet';
+            return tool.locator('.description').innerText();
+          },
+          { timeout: 30_000 },
+        )
+        .toMatch(/^Looks things up\.(?!.*<img)/s);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
       await page.getByRole('complementary', { name: 'Conversations' }).getByRole('button', { name: /Look up one/ }).click();
 
@@ -249,16 +279,17 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       expect(await page.evaluate(() => (window as unknown as { __pwned?: unknown }).__pwned)).toBeUndefined();
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
-      await app.stop();
+      await close();
     }
   });
 
-  it('shows an elicitation form with its defaults and returns what the user typed to the server', async () => {
-    llm.script({ toolCalls: [{ id: 'call_elicit', name: 'everything__trigger-elicitation-request', args: {} }] }, (request) => ({ text: `Form said: ${lastToolText(request).slice(0, 80)}` }));
-    const { app, page, problems, requests } = await openChat();
+  it('shows an elicitation form with its defaults and returns what the user typed to the server', async (ctx) => {
+    const { page, problems, requests, close } = await openChat([
+      { toolCalls: [{ id: 'call_elicit', name: 'everything__trigger-elicitation-request', args: {} }] }, (request) => ({ text: `Form said: ${lastToolText(request).slice(0, 80)}` }),
+    ]);
     try {
       await send(page, 'Ask me for my details');
+      await skipUnlessOffered(requests, 'everything__trigger-elicitation-request', (note) => ctx.skip(note));
       await expect.poll(() => dialog(page).getAttribute('data-kind'), { timeout: 20_000 }).toBe('tool_call');
       await dialog(page).getByRole('button', { name: 'Allow once' }).click();
       await expect.poll(() => dialog(page).getAttribute('data-kind'), { timeout: 20_000 }).toBe('elicitation');
@@ -283,20 +314,18 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       await expect.poll(() => requests().length, { timeout: 20_000 }).toBe(2);
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
-      await app.stop();
+      await close();
     }
   });
 
-  it('shows a sampling request, lets the user edit it, and sends only the approved text to the model', async () => {
-    llm.script(
+  it('shows a sampling request, lets the user edit it, and sends only the approved text to the model', async (ctx) => {
+    const { page, problems, requests, close } = await openChat([
       { toolCalls: [{ id: 'call_sample', name: 'everything__trigger-sampling-request', args: { prompt: 'write a haiku', maxTokens: 50 } }] },
       (request) => ({ text: `sampled reply to: ${(request.body.messages as { role: string; content: string }[]).filter((m) => m.role === 'user').at(-1)?.content}` }),
-      (request) => ({ text: `Sampling gave: ${lastToolText(request).includes('sampled reply to') ? 'a reply' : 'nothing'}` }),
-    );
-    const { app, page, problems, requests } = await openChat();
+      (request) => ({ text: `Sampling gave: ${lastToolText(request).includes('sampled reply to') ? 'a reply' : 'nothing'}` }),]);
     try {
       await send(page, 'Make the server sample');
+      await skipUnlessOffered(requests, 'everything__trigger-sampling-request', (note) => ctx.skip(note));
       await expect.poll(() => dialog(page).getAttribute('data-kind'), { timeout: 20_000 }).toBe('tool_call');
       await dialog(page).getByRole('button', { name: 'Allow once' }).click();
       await expect.poll(() => dialog(page).getAttribute('data-kind'), { timeout: 20_000 }).toBe('sampling');
@@ -314,17 +343,14 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       await expect.poll(() => lastAssistant(page).innerText(), { timeout: 20_000 }).toBe('Sampling gave: a reply');
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
-      await app.stop();
+      await close();
     }
   });
 
   it('shows progress and elapsed time while a long tool runs, and its Cancel reaches the tool loop', async () => {
-    llm.script(
+    const { page, problems, requests, close } = await openChat([
       { toolCalls: [{ id: 'call_long', name: 'everything__trigger-long-running-operation', args: { duration: 60, steps: 60 } }] },
-      (request) => ({ text: `After cancel: ${lastToolText(request)}` }),
-    );
-    const { app, page, problems, requests } = await openChat();
+      (request) => ({ text: `After cancel: ${lastToolText(request)}` }),]);
     try {
       await send(page, 'Run the long operation');
       await expect.poll(() => dialog(page).isVisible(), { timeout: 20_000 }).toBe(true);
@@ -342,8 +368,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       await expect.poll(() => lastAssistant(page).innerText(), { timeout: 20_000 }).toContain('After cancel:');
       expect(problems).toEqual([]);
     } finally {
-      await page.close();
-      await app.stop();
+      await close();
     }
   });
 });

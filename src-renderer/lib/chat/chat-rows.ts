@@ -103,10 +103,20 @@ const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): 
   ...(outcome.state === 'failed' || outcome.state === 'denied' ? { error: outcome.textForModel } : {}),
 });
 
-export function buildRows(messages: readonly ChatMessage[], live: LiveTurn | undefined, lastError?: string): ChatRow[] {
+/**
+ * @param settledCards cards of turns that ended in this session: they add what stored outcomes
+ *   lack (why a call ran without asking, elapsed time) until the page reloads.
+ */
+export function buildRows(
+  messages: readonly ChatMessage[],
+  live: LiveTurn | undefined,
+  lastError?: string,
+  settledCards: Readonly<Record<string, ToolCallCard>> = {},
+): ChatRow[] {
   const outcomes = new Map<string, ToolCallOutcome>();
   for (const message of messages) if (message.role === 'tool') for (const result of message.results) outcomes.set(result.callId, result);
-  const cards = live?.cards ?? {};
+  const liveCards = live?.cards ?? {};
+  const cards = { ...settledCards, ...liveCards };
   const shown = new Set<string>();
   const rows: ChatRow[] = [];
 
@@ -150,7 +160,7 @@ export function buildRows(messages: readonly ChatMessage[], live: LiveTurn | und
     if (live.pendingUser !== undefined) rows.push({ key: `live-user`, kind: 'user', text: live.pendingUser });
     const streaming = !isTurnOver(live.state);
     live.segments.forEach((segment, j) => {
-      const calls = segment.callIds.filter((id) => !shown.has(id) && cards[id]).map((id) => fromCard(cards[id]!));
+      const calls = segment.callIds.filter((id) => !shown.has(id) && liveCards[id]).map((id) => fromCard(liveCards[id]!));
       if (segment.text === '' && calls.length === 0) return;
       rows.push({ key: `live${j}`, kind: 'assistant', text: segment.text, calls, streaming: streaming && j === live.segments.length - 1 });
     });

@@ -1,5 +1,5 @@
 import type { AppError, Result } from '../../../src-preload/contract';
-import type { Conversation, ConversationSummary } from '../../../src-preload/contract/chat';
+import type { Conversation, ConversationSummary, ToolCallCard } from '../../../src-preload/contract/chat';
 import type { ChatApi } from './chat-api';
 import { buildRows, emptyTurn, isTurnOver, withCard, withDelta, withState, type ChatRow, type LiveTurn } from './chat-rows';
 
@@ -12,6 +12,8 @@ export class ChatStore {
   live = $state.raw<Record<string, LiveTurn>>({});
   /** The last failed turn per conversation, kept after the live turn is gone. */
   turnErrors = $state.raw<Record<string, string>>({});
+  /** Cards of turns that ended, per conversation: what stored outcomes do not keep (why it ran, elapsed). */
+  settledCards = $state.raw<Record<string, Record<string, ToolCallCard>>>({});
   /** A message being sent in a conversation that has no id yet. */
   unsentTurn = $state.raw<LiveTurn | undefined>(undefined);
   error = $state.raw<AppError | undefined>(undefined);
@@ -21,7 +23,7 @@ export class ChatStore {
     const id = this.selectedId;
     const live = id === undefined ? this.unsentTurn : this.live[id];
     const messages = id !== undefined && this.current?.id === id ? this.current.messages : [];
-    return buildRows(messages, live, id === undefined ? undefined : this.turnErrors[id]);
+    return buildRows(messages, live, id === undefined ? undefined : this.turnErrors[id], id === undefined ? {} : this.settledCards[id]);
   });
 
   readonly busy: boolean = $derived.by(() => {
@@ -151,7 +153,10 @@ export class ChatStore {
       if (result.ok && this.selectedId === conversationId) this.current = result.value;
     }
     const live = this.live[conversationId];
-    if (live && isTurnOver(live.state)) this.dropLive(conversationId);
+    if (live && isTurnOver(live.state)) {
+      this.settledCards = { ...this.settledCards, [conversationId]: { ...this.settledCards[conversationId], ...live.cards } };
+      this.dropLive(conversationId);
+    }
     void this.loadList();
   }
 

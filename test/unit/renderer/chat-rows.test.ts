@@ -126,3 +126,17 @@ describe('formatting', () => {
     expect(progressFraction(undefined)).toBeUndefined();
   });
 });
+
+describe('buildRows after the turn ended', () => {
+  it('keeps what only the cards knew (why it ran, elapsed time) once the stored outcome is shown', () => {
+    const messages: ChatMessage[] = [
+      { role: 'assistant', text: '', toolCalls: [{ id: 't1', name: 'everything__echo', args: {} }], at: 1 },
+      { role: 'tool', results: [{ callId: 't1', name: 'everything__echo', args: {}, state: 'succeeded', content: [], textForModel: 'ok' }], at: 2 },
+    ];
+    const settled = { t1: card('t1', 'succeeded', { because: 'you always allow this tool', elapsedMs: 7 }) };
+    const row = buildRows(messages, undefined, undefined, settled)[0]!;
+    expect(row.kind === 'assistant' && row.calls[0]).toMatchObject({ state: 'succeeded', because: 'you always allow this tool', elapsedMs: 7 });
+    const bare = buildRows(messages, undefined)[0]!;
+    expect(bare.kind === 'assistant' && bare.calls[0]!.because).toBeUndefined();
+  });
+});
