@@ -6,11 +6,13 @@
  */
 import type { z } from 'zod';
 import { fail, ok, type Result } from './contract/common';
+import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 
+export * from './contract/auth';
 export * from './contract/chat';
 export * from './contract/common';
 export * from './contract/config';
@@ -22,11 +24,13 @@ export const invokes = {
   ...configInvokes,
   ...chatInvokes,
   ...secretMigrationInvokes,
+  ...authInvokes,
 } as const;
 
 export const events = {
   ...serverEvents,
   ...chatEvents,
+  ...authEvents,
 } as const;
 
 export type InvokeName = keyof typeof invokes;

@@ -12,7 +12,10 @@ import { EventHub } from './event-hub';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
 import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
 import type { Logger, SecretVault, UrlOpener } from './ports';
+import { authHandlers } from './oauth/auth-handlers';
+import { SignInService, type SignInDeps } from './oauth/sign-in';
 import { migrationHandlers } from './secrets/migration-handlers';
+import { secretHandlers } from './secrets/secret-handlers';
 import { aggregateStatus } from './status';
 
 export interface CoreDeps {
@@ -22,6 +25,8 @@ export interface CoreDeps {
   logger: Logger;
   /** Tuning and plug-ins for the MCP manager (OAuth provider, backoff, timers in tests). */
   mcp?: Omit<McpManagerDeps, 'home' | 'logger'>;
+  /** OAuth sign-in tuning (client ID metadata document URL, timeouts, clock and fetch in tests). */
+  oauth?: Omit<SignInDeps, 'vault' | 'opener' | 'logger' | 'onSignInChanged'>;
 }
 
 /** The whole app in plain Node; the Electron shell and the web host are thin adapters over it. */
@@ -29,6 +34,8 @@ export class SwitchboardCore {
   readonly events = new EventHub();
   readonly mcp: McpManager;
   readonly chat: ChatService;
+  /** OAuth sign-in for remote servers; its providers are what the manager connects with. */
+  readonly signIn: SignInService;
   private problems: ConfigProblem[] = [];
   private shadowed: Record<string, string[]> = {};
   private mcpDisabled = false;
@@ -39,9 +46,17 @@ export class SwitchboardCore {
   trustStore: TrustStore | undefined;
 
   constructor(private readonly deps: CoreDeps) {
+    this.signIn = new SignInService({
+      vault: deps.vault,
+      opener: deps.opener,
+      logger: deps.logger,
+      ...deps.oauth,
+      onSignInChanged: (server, running) => this.events.emit('signInChanged', { server, running }),
+    });
     this.mcp = new McpManager({
       home: deps.home,
       logger: deps.logger,
+      authProviderFor: this.signIn.providerFor,
       expand: (config) => expandServerConfig(config, process.env, deps.vault),
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
       ...deps.mcp,
@@ -91,6 +106,13 @@ export class SwitchboardCore {
   }
 
   private async apply(loaded: LoadedConfig): Promise<void> {
+    // A remote server gone from the config takes its credentials with it (SECURITY S2).
+    const kept = new Set(loaded.servers.map((s) => s.name));
+    for (const gone of this.loaded?.servers ?? []) {
+      if (gone.kind === 'remote' && !kept.has(gone.name)) {
+        await this.signIn.forget(gone).catch((error) => this.deps.logger.warn('could not delete credentials of a removed server', { server: gone.name, error: String(error) }));
+      }
+    }
     this.loaded = loaded;
     this.problems = loaded.problems;
     this.shadowed = loaded.shadowed;
@@ -114,6 +136,12 @@ export class SwitchboardCore {
       ),
       ...createChatHandlers(this.chat),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
+      ...secretHandlers(this.deps.vault),
+      ...authHandlers({
+        signIn: this.signIn,
+        findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
+        afterCredentialsChanged: (name) => this.mcp.reconnect(name),
+      }),
       listServers: async () => this.snapshot(),
       reconnectServer: async ({ name }) => {
         await this.mcp.reconnect(name);

@@ -25,6 +25,18 @@ export const authInvokes = {
   signIn: { input: byServer, output: out<SignInOutcome>() },
   cancelSignIn: { input: byServer, output: out<null>() },
   signOut: { input: byServer, output: out<null>() },
+  /** A client registered by hand with the server's authorization server: the ID, and a secret that goes to the keychain. */
+  setOAuthClient: {
+    input: z
+      .object({
+        name: serverName,
+        clientId: z.string().min(1, 'the client ID is empty').max(2048, 'the client ID is over 2048 characters'),
+        clientSecret: z.string().min(1, 'the client secret is empty').max(4096, 'the client secret is over 4096 characters').optional(),
+      })
+      .strict(),
+    output: out<null>(),
+  },
+  deleteOAuthClient: { input: byServer, output: out<null>() },
 } as const;
 
 export const authEvents = {
