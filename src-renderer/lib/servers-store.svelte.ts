@@ -1,11 +1,21 @@
-import type { Api, AppError, ServersSnapshot } from '../../src-preload/contract';
+import type { Api, AppError, Result, ServerView, ServersSnapshot, TrustApprovalView } from '../../src-preload/contract';
 
-/** The servers snapshot as reactive state: loaded once, then replaced by every serversChanged event. */
+type Outcome = { ok: true } | { ok: false; error: AppError };
+
+/**
+ * The servers snapshot as reactive state (loaded once, then replaced by every serversChanged
+ * event), with the trust approvals and project folders the servers view shows beside it.
+ * A failed action is kept next to the thing it was about: a server's row, or the view.
+ */
 export class ServersStore {
   snapshot = $state.raw<ServersSnapshot | undefined>(undefined);
   loadError = $state.raw<AppError | undefined>(undefined);
-  /** Last failed action, shown until the next one succeeds. */
+  /** Last failed view-wide action (reconnect all), shown until the next one succeeds. */
   actionError = $state.raw<AppError | undefined>(undefined);
+  /** Last failed action per server, shown on that server's row until its next action succeeds. */
+  serverErrors = $state.raw<Record<string, AppError>>({});
+  approvals = $state.raw<TrustApprovalView[]>([]);
+  projects = $state.raw<string[]>([]);
 
   constructor(private readonly api: Api) {
     api.onServersChanged((next) => {
@@ -14,17 +24,75 @@ export class ServersStore {
   }
 
   async load(): Promise<void> {
-    const result = await this.api.listServers({});
-    if (result.ok) {
-      this.snapshot = result.value;
+    const [servers] = await Promise.all([this.api.listServers({}), this.loadApprovals(), this.loadProjects()]);
+    if (servers.ok) {
+      this.snapshot = servers.value;
       this.loadError = undefined;
     } else {
-      this.loadError = result.error;
+      this.loadError = servers.error;
     }
   }
 
-  async run(action: () => Promise<{ ok: true } | { ok: false; error: AppError }>): Promise<void> {
+  async loadApprovals(): Promise<void> {
+    const result = await this.api.listTrust({});
+    if (result.ok) this.approvals = result.value;
+  }
+
+  async loadProjects(): Promise<AppError | undefined> {
+    const result = await this.api.listProjects({});
+    if (result.ok) this.projects = result.value.projects;
+    return result.ok ? undefined : result.error;
+  }
+
+  async run(action: () => Promise<Outcome>): Promise<void> {
     const result = await action();
     this.actionError = result.ok ? undefined : result.error;
+  }
+
+  /** Run an action about one server; its failure is shown on that server's row. */
+  async runFor(name: string, action: () => Promise<Outcome>): Promise<boolean> {
+    const result = await action();
+    const { [name]: _previous, ...others } = this.serverErrors;
+    this.serverErrors = result.ok ? others : { ...others, [name]: result.error };
+    return result.ok;
+  }
+
+  clearServerError(name: string): void {
+    if (!(name in this.serverErrors)) return;
+    const { [name]: _previous, ...others } = this.serverErrors;
+    this.serverErrors = others;
+  }
+
+  /** Only servers.json is Switchboard's to write; project files belong to their project. */
+  isOwn(server: ServerView): boolean {
+    return server.source === this.snapshot?.configPath;
+  }
+
+  approvalOf(server: ServerView): TrustApprovalView | undefined {
+    return this.approvals.find((a) => a.name === server.name && a.sourcePath === server.source);
+  }
+
+  async approve(name: string): Promise<void> {
+    await this.runFor(name, () => this.api.approveTrust({ name }));
+    await this.loadApprovals();
+  }
+
+  async revoke(name: string, sourcePath?: string): Promise<void> {
+    await this.runFor(name, () => this.api.revokeTrust(sourcePath === undefined ? { name } : { name, sourcePath }));
+    await this.loadApprovals();
+  }
+
+  async addProject(path: string): Promise<AppError | undefined> {
+    return this.setProjects(await this.api.addProject({ path }));
+  }
+
+  async removeProject(path: string): Promise<AppError | undefined> {
+    return this.setProjects(await this.api.removeProject({ path }));
+  }
+
+  private setProjects(result: Result<{ projects: string[] }>): AppError | undefined {
+    if (!result.ok) return result.error;
+    this.projects = result.value.projects;
+    return undefined;
   }
 }

@@ -27,3 +27,10 @@ export function stateTone(state: ServerStateKind): 'ok' | 'warn' | 'bad' | 'idle
       return 'idle';
   }
 }
+
+/** When a backing-off server tries again: "in 4 s (at 13:05:12)", or "now" once the time has come. */
+export function retryText(nextAttemptAt: number, now: number): string {
+  const seconds = Math.max(0, Math.ceil((nextAttemptAt - now) / 1000));
+  const at = new Date(nextAttemptAt).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+  return seconds === 0 ? 'now' : `in ${seconds} s (at ${at})`;
+}

@@ -1,0 +1,17 @@
+import type { AppError, Result, ServerEntry, ServerEntryView } from '../../../src-preload/contract';
+
+/** What a server row can ask for; the servers view implements it over the Api and the store. */
+export interface ServerActions {
+  reconnect: (name: string) => void;
+  setEnabled: (name: string, enabled: boolean) => void;
+  showLogs: (name: string) => void;
+  showTools: (name: string) => void;
+  /** The entry as written (env/header values masked): for the edit form and the trust card. */
+  loadEntry: (name: string) => Promise<Result<ServerEntryView>>;
+  /** Replace a servers.json entry; the core's message on failure. */
+  save: (name: string, entry: ServerEntry) => Promise<AppError | undefined>;
+  remove: (name: string) => void;
+  approve: (name: string) => void;
+  revoke: (name: string) => void;
+  dismissError: (name: string) => void;
+}
