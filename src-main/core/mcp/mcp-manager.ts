@@ -89,6 +89,7 @@ export class McpManager {
   private flushTimer: NodeJS.Timeout | undefined;
   private rootList: Root[] = [];
   private mcpDisabled = false;
+  private applying: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: McpManagerDeps) {
     this.cache = new ToolCache(deps.home);
@@ -100,7 +101,14 @@ export class McpManager {
    * launch hash changed restart, removed ones stop, added ones start. Returns once every
    * change is under way (connections finish in the background; watch onChange).
    */
-  async apply(configs: ServerConfig[], options: { mcpDisabled?: boolean } = {}): Promise<void> {
+  apply(configs: ServerConfig[], options: { mcpDisabled?: boolean } = {}): Promise<void> {
+    // One apply at a time: a file-watch burst must not interleave two diffs.
+    const next = this.applying.catch(() => {}).then(() => this.applyNow(configs, options));
+    this.applying = next;
+    return next;
+  }
+
+  private async applyNow(configs: ServerConfig[], options: { mcpDisabled?: boolean }): Promise<void> {
     this.settingsLoaded ??= this.settings.load();
     await this.settingsLoaded;
     const wasDisabled = this.mcpDisabled;

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/server-config';
 
 export interface RemoteSession {
@@ -38,7 +38,9 @@ export async function connectRemote(
 ): Promise<RemoteSession> {
   const url = new URL(config.url);
   const requestInit: RequestInit = { headers: { ...config.headers } };
-  const common = { requestInit, ...(options.authProvider ? { authProvider: options.authProvider } : {}) };
+  // A provider that brings its own fetch (Switchboard's OAuth provider: one refresh under concurrent 401s, step-up) gets it used.
+  const providerFetch = (options.authProvider as { fetch?: FetchLike } | undefined)?.fetch;
+  const common = { requestInit, ...(options.authProvider ? { authProvider: options.authProvider, ...(providerFetch ? { fetch: providerFetch } : {}) } : {}) };
   if (config.transport !== 'sse') {
     const client = makeClient();
     const transport = new StreamableHTTPClientTransport(url, common);

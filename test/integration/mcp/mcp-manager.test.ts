@@ -175,6 +175,44 @@ describe('stop and diff apply', () => {
   });
 });
 
+describe('enable, disable and MCP off', () => {
+  it('stops a server that gets disabled and starts it again when enabled, leaving its neighbour running', async () => {
+    m = manager(home);
+    await m.apply([toolbox('toggled'), toolbox('neighbour')]);
+    await m.settled(20_000);
+    const pid = Number(textOf(await m.callTool('toggled__pid', {})));
+    const neighbourPid = textOf(await m.callTool('neighbour__pid', {}));
+    await m.apply([toolbox('toggled', [], { enabled: false }), toolbox('neighbour')]);
+    expect(await waitForState(m, 'toggled', is('disabled'))).toEqual({ kind: 'disabled', reason: `disabled in ${SOURCE.path}` });
+    expect(alive(pid)).toBe(false);
+    expect(m.tools('toggled')).toEqual([]);
+    await m.apply([toolbox('toggled'), toolbox('neighbour')]);
+    await waitForState(m, 'toggled', is('connected'));
+    expect(textOf(await m.callTool('neighbour__pid', {}))).toBe(neighbourPid);
+  });
+
+  it('applies overlapping config changes one after the other, ending at the last one', async () => {
+    m = manager(home);
+    await Promise.all([m.apply([toolbox('x')]), m.apply([toolbox('x', ['--stderr-flood', '1'])]), m.apply([toolbox('y')])]);
+    await m.settled(20_000);
+    expect(m.statuses().map((s) => [s.name, s.state.kind])).toEqual([['y', 'connected']]);
+  });
+
+  it('switches every server off when MCP is off, and back on', async () => {
+    m = manager(home);
+    await m.apply([toolbox('a'), toolbox('b')], { mcpDisabled: true });
+    await waitForState(m, 'a', is('disabled'));
+    expect(m.statuses().map((s) => s.state)).toEqual([
+      { kind: 'disabled', reason: `MCP is switched off in ${SOURCE.path}` },
+      { kind: 'disabled', reason: `MCP is switched off in ${SOURCE.path}` },
+    ]);
+    await expect(m.reconnect('a')).rejects.toThrow('MCP is switched off; switch it on to connect servers');
+    await m.apply([toolbox('a'), toolbox('b')]);
+    await waitForState(m, 'a', is('connected'));
+    await waitForState(m, 'b', is('connected'));
+  });
+});
+
 describe('tool catalog', () => {
   it('serves tools from the cache at once, marked pending, and a call to a pending tool waits for its server', async () => {
     const config = toolbox('cached');
