@@ -9,5 +9,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Real servers and a real browser: keep parallelism within a 2-core machine.
     maxWorkers: 2,
+    // electron-store imports 'electron'; inlining it lets the shell's unit tests replace electron.
+    server: { deps: { inline: ['electron-store'] } },
   },
 });

@@ -8,6 +8,7 @@ import { KeytarVault } from './core/secrets/keytar-vault';
 import { SwitchboardCore } from './core/switchboard-core';
 import { APP_ENTRY_URL, APP_SCHEME, appProtocolHandler, registerAppScheme } from './electron/app-protocol';
 import { bindIpc, forwardEvents } from './electron/ipc';
+import { electronSettingsFile } from './electron/electron-settings-file';
 import { FileSettingsStore } from './electron/settings-store';
 import { SystemBrowser } from './electron/system-browser';
 import { StatusTray } from './electron/tray';
@@ -41,7 +42,7 @@ async function main(): Promise<void> {
   protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir));
   const assetsDir = join(app.getAppPath(), 'assets');
   const opener = new SystemBrowser();
-  const settings = new FileSettingsStore(home);
+  const settings = new FileSettingsStore(home, electronSettingsFile);
   const core = new SwitchboardCore({ home, vault: new KeytarVault(), opener, logger });
   bindIpc(ipcMain, core.handlers);
 

@@ -1,19 +1,23 @@
 import { join } from 'node:path';
-import Conf from 'conf';
+import Conf, { type Options } from 'conf';
 import type { SettingsStore } from '../core/ports';
 
+type SettingsData = Record<string, unknown>;
+/** Makes the file-backed store: electron-store in the Electron shell, plain Conf (which it extends) elsewhere. */
+export type SettingsFileFactory = (options: Options<SettingsData>) => Conf<SettingsData>;
+
+export const confSettingsFile: SettingsFileFactory = (options) => new Conf<SettingsData>(options);
+
 /**
- * The SettingsStore port on settings.json in the data home. Built on Conf, the store electron-store
- * extends: electron-store adds only a userData default (we always pass the data home) and renderer
- * IPC (we expose none), and its import of 'electron' would keep this adapter out of plain Node,
- * where web mode and the CLI share the same file.
+ * The SettingsStore port on settings.json in the data home. The shell passes electron-store's
+ * factory; web mode and the CLI can use Conf directly, and both read and write the same file.
  */
 export class FileSettingsStore implements SettingsStore {
-  private readonly file: Conf<Record<string, unknown>>;
+  private readonly file: Conf<SettingsData>;
 
-  constructor(home: string) {
+  constructor(home: string, makeFile: SettingsFileFactory = confSettingsFile) {
     try {
-      this.file = new Conf<Record<string, unknown>>({
+      this.file = makeFile({
         cwd: home,
         configName: 'settings',
         // Keys are literal: a server name with dots ("my.server") stays one key, not a nested path.

@@ -1,8 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { electronSettingsFile } from '../../../src-main/electron/electron-settings-file';
 import { FileSettingsStore } from '../../../src-main/electron/settings-store';
+
+vi.mock('electron', () => import('./test-electron'));
 
 let home: string;
 beforeEach(() => {
@@ -53,5 +56,12 @@ describe('FileSettingsStore', () => {
     })();
     expect(() => new FileSettingsStore(home)).toThrow(`cannot read the settings file ${join(home, 'settings.json')}: ${parserSays}`);
     expect(readFileSync(join(home, 'settings.json'), 'utf8')).toBe('{ "a": 1, oops');
+  });
+
+  it('in the shell, electron-store writes the same settings.json that plain Node reads', () => {
+    const shellStore = new FileSettingsStore(home, electronSettingsFile);
+    shellStore.set('window', { x: 10, y: 20 });
+    expect(shellStore.path).toBe(join(home, 'settings.json'));
+    expect(new FileSettingsStore(home).get('window')).toEqual({ x: 10, y: 20 });
   });
 });

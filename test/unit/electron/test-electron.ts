@@ -60,6 +60,12 @@ export class TestIpcMain {
   removeHandler(channel: string): void {
     this.handlers.delete(channel);
   }
+  /** Fire-and-forget listeners (electron-store registers one for its renderer API, which our preload never exposes). */
+  readonly listeners = new Map<string, Handler>();
+  on(channel: string, listener: Handler): this {
+    this.listeners.set(channel, listener);
+    return this;
+  }
   invoke(channel: string, senderFrame: { url: string; parent: unknown } | null, payload: unknown): Promise<unknown> {
     const handler = this.handlers.get(channel);
     if (!handler) throw new Error(`No handler registered for '${channel}'`);
@@ -200,6 +206,9 @@ export class TestApp extends EventEmitter {
   getAppPath(): string {
     return process.cwd();
   }
+  getVersion(): string {
+    return '0.0.0-test';
+  }
   setAppUserModelId(): void {}
   requestSingleInstanceLock(): boolean {
     callOrder.push('requestSingleInstanceLock');
@@ -251,3 +260,6 @@ export const dialog = {
 export const screen = {
   getAllDisplays: () => [{ workArea: { x: 0, y: 0, width: 1920, height: 1080 } }],
 };
+
+/** electron-store imports electron's default export (CommonJS interop): the same stand-ins. */
+export default { app, ipcMain, shell };
