@@ -47,3 +47,12 @@ export function createChatHandlers(chat: ChatService): ChatHandlers {
     probeLocalModel: async () => chat.probeLocal(),
   };
 }
+
+/**
+ * Handlers that look up the chat at call time, so a class can spread them in a field initializer
+ * that runs before its constructor body has built the chat.
+ */
+export function deferredChatHandlers(get: () => ChatHandlers): ChatHandlers {
+  const names = Object.keys(createChatHandlers({} as ChatService)) as Array<keyof ChatHandlers>;
+  return Object.fromEntries(names.map((name) => [name, (input: unknown) => (get()[name] as (input: unknown) => Promise<unknown>)(input)])) as ChatHandlers;
+}
