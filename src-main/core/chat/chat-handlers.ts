@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { chatInvokes } from '../../../src-preload/contract/chat';
+import { chatInvokes } from '../../../src-preload/contract/chat';
 import { AppFailure } from '../app-error';
 import type { ChatService } from './chat-service';
 
@@ -53,6 +53,6 @@ export function createChatHandlers(chat: ChatService): ChatHandlers {
  * that runs before its constructor body has built the chat.
  */
 export function deferredChatHandlers(get: () => ChatHandlers): ChatHandlers {
-  const names = Object.keys(createChatHandlers({} as ChatService)) as Array<keyof ChatHandlers>;
+  const names = Object.keys(chatInvokes) as Array<keyof ChatHandlers>;
   return Object.fromEntries(names.map((name) => [name, (input: unknown) => (get()[name] as (input: unknown) => Promise<unknown>)(input)])) as ChatHandlers;
 }
