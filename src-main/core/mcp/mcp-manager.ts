@@ -207,7 +207,7 @@ export class McpManager {
       state: c.state,
       transport: c.transportKind,
       toolCount: counts.get(c.name) ?? 0,
-      pendingTools: !c.toolsLive && c.tools.length > 0,
+      pendingTools: (c.state.kind === 'connecting' || c.state.kind === 'backing_off') && c.tools.length > 0,
     }));
   }
 
@@ -259,7 +259,8 @@ export class McpManager {
   catalog(): Catalog {
     this.catalogMemo ??= buildCatalog(
       [...this.connections.values()]
-        .filter((c) => c.state.kind === 'connected' || ((c.state.kind === 'connecting' || c.state.kind === 'backing_off') && !c.toolsLive))
+        // A starting or reconnecting server keeps its last known tools, marked pending: a call waits for it.
+        .filter((c) => c.state.kind === 'connected' || c.state.kind === 'connecting' || c.state.kind === 'backing_off')
         .map((c) => ({ server: c.name, ...(c.config.prefix ? { prefix: c.config.prefix } : {}), tools: c.tools, pending: c.state.kind !== 'connected' })),
       (server, tool) => this.settings.isEnabled(server, tool),
     );

@@ -56,8 +56,12 @@ describe('keep-alive', () => {
       nextAttemptAt: time.now + 1000,
     });
     expect(time.pending).toEqual([1000]);
+    // Its tools stay in the catalog, pending, so the chat does not lose them during a restart.
+    expect(m.tools('box').find((t) => t.name === 'box__echo')).toMatchObject({ pending: true });
+    const waiting = m.callTool('box__echo', { message: 'after the restart' });
     time.fireNext();
     await waitForState(m, 'box', is('connected'));
+    expect((await waiting).content).toEqual([{ type: 'text', text: 'after the restart' }]);
     expect((await m.callTool('box__pid', {})).content).not.toEqual(firstPid);
     await m.callTool('box__die', {}).catch(() => {});
     expect((await waitForState(m, 'box', is('backing_off'))).reason).toBe('exited with code 3; retrying in 2 s');
