@@ -47,11 +47,11 @@ export async function openHarness(browser: Browser, code: { js: string; css: str
   await page.route(`${HARNESS_ORIGIN}/**`, async (route) => {
     const path = new URL(route.request().url()).pathname;
     const headers = { 'content-security-policy': CONTENT_SECURITY_POLICY };
-    if (path === '/harness.js') return route.fulfill({ status: 200, headers: { ...headers, 'content-type': 'text/javascript' }, body: code.js });
-    if (path === '/harness.css') return route.fulfill({ status: 200, headers: { ...headers, 'content-type': 'text/css' }, body: code.css });
+    if (path === '/harness.js') return route.fulfill({ status: 200, headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' }, body: code.js });
+    if (path === '/harness.css') return route.fulfill({ status: 200, headers: { ...headers, 'content-type': 'text/css; charset=utf-8' }, body: code.css });
     return route.fulfill({
       status: 200,
-      headers: { ...headers, 'content-type': 'text/html' },
+      headers: { ...headers, 'content-type': 'text/html; charset=utf-8' },
       body: '<!doctype html><html><head><link rel="stylesheet" href="/harness.css"><script src="/harness-csp.js"></script></head><body><div id="app"></div><script src="/harness.js"></script></body></html>',
     });
   });
