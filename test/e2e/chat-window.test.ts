@@ -347,6 +347,57 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
     }
   });
 
+  it('offers server prompts as slash commands (asking for their arguments) and attaches resources to a message', async () => {
+    const { page, problems, requests, close } = await openChat([{ text: 'Noted.' }]);
+    try {
+      const composer = page.getByTestId('composer-input');
+      await composer.fill('/args');
+      const suggestions = page.getByTestId('prompt-suggestions');
+      await expect.poll(() => suggestions.innerText(), { timeout: 20_000 }).toContain('/everything:args-prompt');
+      await suggestions.getByRole('button', { name: /everything:args-prompt/ }).click();
+      const args = page.getByTestId('prompt-args');
+      await args.getByRole('button', { name: 'Insert prompt' }).click();
+      expect(await args.getByRole('alert').innerText()).toBe('/everything:args-prompt needs "city"');
+      await args.getByLabel('city *').fill('Lisbon');
+      await args.getByRole('button', { name: 'Insert prompt' }).click();
+      await expect.poll(() => composer.inputValue()).toBe("What's weather in Lisbon?");
+
+      await page.getByRole('button', { name: 'Attach a resource' }).click();
+      const picker = page.getByRole('dialog', { name: 'Attach a resource' });
+      await picker.getByRole('button', { name: /architecture\.md/ }).click();
+      expect(await page.getByLabel('Attached resources').innerText()).toContain('architecture.md');
+      await composer.press('Enter');
+      await expect.poll(() => lastAssistant(page).innerText(), { timeout: 20_000 }).toBe('Noted.');
+      const sent = JSON.stringify(requests()[0]!.body.messages);
+      expect(sent).toContain("What's weather in Lisbon?");
+      expect(sent).toContain('Attached resource demo://resource/static/document/architecture.md from server \\"everything\\"');
+      expect(sent).toContain('Everything Server – Architecture');
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('sends an API key once to the keychain and never shows it; without a keychain it says so and keeps nothing', async () => {
+    const { page, problems, close } = await openChat([]);
+    try {
+      await page.getByRole('button', { name: 'Model settings', exact: true }).click();
+      const panel = page.getByRole('region', { name: 'Model settings' });
+      const key = panel.getByLabel('API key');
+      await key.fill('sk-test-secret-value');
+      await panel.getByRole('button', { name: 'Store key' }).click();
+      // Either outcome clears the field: the value is typed once and never held or shown again.
+      await expect.poll(() => key.inputValue()).toBe('');
+      await expect.poll(() => panel.getByRole('status').or(panel.getByRole('alert')).first().innerText()).toMatch(/keychain/);
+      expect(await page.content()).not.toContain('sk-test-secret-value');
+      await panel.getByRole('button', { name: 'Check for a local model (Ollama)' }).click();
+      await expect.poll(() => panel.innerText(), { timeout: 20_000 }).toMatch(/answers — models:|Nothing answers at http:\/\/127\.0\.0\.1:11434\/v1/);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
   it('shows progress and elapsed time while a long tool runs, and its Cancel reaches the tool loop', async () => {
     const { page, problems, requests, close } = await openChat([
       { toolCalls: [{ id: 'call_long', name: 'everything__trigger-long-running-operation', args: { duration: 60, steps: 60 } }] },
