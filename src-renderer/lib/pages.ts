@@ -1,7 +1,8 @@
 /** The pages of the main window. */
-export type Page = 'servers' | 'chat';
+export type Page = 'servers' | 'chat' | 'secrets';
 
 export const pages: { id: Page; label: string }[] = [
   { id: 'servers', label: 'Servers' },
   { id: 'chat', label: 'Chat' },
+  { id: 'secrets', label: 'Secrets' },
 ];
