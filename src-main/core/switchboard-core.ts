@@ -1,13 +1,13 @@
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
-import { configHandlers, deferredConfigHandlers } from './config/config-handlers';
+import { configHandlers } from './config/config-handlers';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { TrustStore } from './config/trust-store';
 import { serversFile } from './data-home';
-import { createChatHandlers } from './chat/chat-handlers';
-import { ChatService, emitToHub } from './chat/chat-service';
-import { managerToolRuntime } from './chat/manager-tool-runtime';
+import type { ChatHandlers } from './chat/chat-handlers';
+import type { ChatService } from './chat/chat-service';
+import { createChat } from './chat/create-chat';
 import { EventHub } from './event-hub';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
 import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
@@ -34,6 +34,7 @@ export class SwitchboardCore {
   readonly events = new EventHub();
   readonly mcp: McpManager;
   readonly chat: ChatService;
+  private readonly chatHandlers: ChatHandlers;
   /** OAuth sign-in for remote servers; its providers are what the manager connects with. */
   readonly signIn: SignInService;
   private problems: ConfigProblem[] = [];
@@ -62,15 +63,9 @@ export class SwitchboardCore {
       ...deps.mcp,
     });
     this.mcp.onChange(() => this.events.emit('serversChanged', this.snapshot()));
-    this.chat = new ChatService({
-      home: deps.home,
-      vault: deps.vault,
-      opener: deps.opener,
-      logger: deps.logger,
-      emit: emitToHub(this.events),
-      tools: managerToolRuntime(this.mcp),
-      serverApproval: (server) => this.loaded?.servers.find((s) => s.name === server)?.approval ?? 'ask',
-    });
+    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: deps.logger, events: this.events, mcp: this.mcp });
+    this.chat = chat.service;
+    this.chatHandlers = chat.handlers;
     this.handlers = this.buildHandlers();
   }
 
@@ -79,6 +74,7 @@ export class SwitchboardCore {
   }
 
   async start(): Promise<void> {
+    await this.chat.start();
     this.trustStore = await TrustStore.open(this.deps.home);
     this.watcher = new ConfigWatcher({
       home: this.deps.home,
@@ -125,16 +121,14 @@ export class SwitchboardCore {
   /** Built last in the constructor: the chat and the manager must exist first. */
   private buildHandlers(): Handlers {
     return {
-      ...deferredConfigHandlers(() =>
-        configHandlers({
-          home: this.deps.home,
-          trust: async () => (this.trustStore ??= await TrustStore.open(this.deps.home)),
-          current: () => this.loaded,
-          reload: () => this.reload(),
-          reconnect: (name) => this.mcp.reconnect(name),
-        }),
-      ),
-      ...createChatHandlers(this.chat),
+      ...configHandlers({
+        home: this.deps.home,
+        trust: async () => (this.trustStore ??= await TrustStore.open(this.deps.home)),
+        current: () => this.loaded,
+        reload: () => this.reload(),
+        reconnect: (name) => this.mcp.reconnect(name),
+      }),
+      ...this.chatHandlers,
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...authHandlers({

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { chatInvokes } from '../../../src-preload/contract/chat';
+import type { chatInvokes } from '../../../src-preload/contract/chat';
 import { AppFailure } from '../app-error';
 import type { ChatService } from './chat-service';
 
@@ -46,13 +46,4 @@ export function createChatHandlers(chat: ChatService): ChatHandlers {
     setChatApiKey: async ({ provider, key }) => chat.setApiKey(provider, key),
     probeLocalModel: async () => chat.probeLocal(),
   };
-}
-
-/**
- * Handlers that look up the chat at call time, so a class can spread them in a field initializer
- * that runs before its constructor body has built the chat.
- */
-export function deferredChatHandlers(get: () => ChatHandlers): ChatHandlers {
-  const names = Object.keys(chatInvokes) as Array<keyof ChatHandlers>;
-  return Object.fromEntries(names.map((name) => [name, (input: unknown) => (get()[name] as (input: unknown) => Promise<unknown>)(input)])) as ChatHandlers;
 }

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { configInvokes, type ServerEntry, type ServerEntryView } from '../../../src-preload/contract/config';
+import type { configInvokes} from '../../../src-preload/contract/config';
+import { type ServerEntry, type ServerEntryView } from '../../../src-preload/contract/config';
 import type { serverInvokes } from '../../../src-preload/contract/servers';
 import { AppFailure } from '../app-error';
 import { serversFile } from '../data-home';
@@ -136,19 +137,6 @@ export function configHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
   };
 }
 
-/**
- * The same handlers, built on first call. For a class field initializer that cannot read its
- * constructor's parameters yet (the core's `handlers`): `...deferredConfigHandlers(() => configHandlers({...}))`.
- */
-export function deferredConfigHandlers(build: () => ConfigHandlers): ConfigHandlers {
-  let built: ConfigHandlers | undefined;
-  const names = [...Object.keys(configInvokes), 'setServerEnabled'] as (keyof ConfigHandlers)[];
-  const forward = (name: keyof ConfigHandlers) => (input: unknown) => {
-    built ??= build();
-    return (built[name] as (input: unknown) => Promise<unknown>)(input);
-  };
-  return Object.fromEntries(names.map((name) => [name, forward(name)])) as ConfigHandlers;
-}
 
 function notFound(name: string): never {
   throw new AppFailure('not_found', `no server named "${name}"`);
