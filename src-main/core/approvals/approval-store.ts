@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../chat/atomic-write';
+import { writeFileAtomic } from '../config/atomic-file';
 import type { CatalogTool } from '../chat/tool-runtime';
 import type { Logger } from '../ports';
 import type { GrantLookup } from './approval-policy';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { ChatMessage, Conversation, ConversationSummary } from '../../../src-preload/contract/chat';
 import { AppFailure } from '../app-error';
 import type { Logger } from '../ports';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../config/atomic-file';
 
 const ID_PATTERN = /^[A-Za-z0-9-]{1,64}$/;
 export const conversationsDir = (home: string): string => join(home, 'conversations');

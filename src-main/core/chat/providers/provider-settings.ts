@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../../src-preload/contract/chat';
 import { AppFailure } from '../../app-error';
 import type { Logger, SecretVault } from '../../ports';
-import { writeFileAtomic } from '../atomic-write';
+import { writeFileAtomic } from '../../config/atomic-file';
 import { AnthropicProvider } from './anthropic-provider';
 import type { ChatProvider } from './chat-provider';
 import { OpenAiCompatibleProvider } from './openai-provider';
