@@ -7,7 +7,8 @@ import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { startWebApp, type RunningWebApp } from './support/web-app';
 
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
-const CONNECT = { timeout: 20_000 };
+/** Servers take a moment to start, and a stop waits out a grace period before SIGTERM. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 const missing = chromiumMissingReason();
 if (missing) console.warn(`web servers management e2e skipped: ${missing}`);
 
@@ -65,7 +66,7 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       await page.screenshot({ path: 'test-results/servers-add-form.png' });
       await form.getByRole('button', { name: 'Add server' }).click();
 
-      await expect.poll(stateOf(page, 'everything'), CONNECT).toBe('connected');
+      await poll(stateOf(page, 'everything')).toBe('connected');
       expect(await form.count()).toBe(0); // the form closes once the core took the server
       const written = JSON.parse(await readFile(serversJson(app.home), 'utf8')) as { servers: Record<string, unknown> };
       expect(written.servers.everything).toEqual({ command: process.execPath, args: [everything, 'stdio'], env: { GREETING: 'hello world' }, toolTimeout: 60 });
@@ -81,33 +82,31 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
     const app = await startWebApp(async (home) => writeFile(serversJson(home), original));
     try {
       const { page } = await open(app);
-      await expect.poll(stateOf(page, 'keep')).toBe('disabled');
+      await poll(stateOf(page, 'keep')).toBe('disabled');
 
       await page.getByRole('button', { name: 'Add server' }).click();
       const form = page.getByRole('form', { name: 'Add a server' });
       await form.getByLabel('Name', { exact: true }).fill('bad name!');
       await form.getByLabel('Command', { exact: true }).fill('node');
       await form.getByRole('button', { name: 'Add server' }).click();
-      await expect
-        .poll(() => form.getByRole('alert').innerText())
+      await poll(() => form.getByRole('alert').innerText())
         .toBe('addServer: invalid payload at "name": server name may use only letters, digits, "_", "." and "-"');
 
       await form.getByLabel('Name', { exact: true }).fill('keep');
       await form.getByRole('button', { name: 'Add server' }).click();
-      await expect.poll(() => form.getByRole('alert').innerText()).toBe('server "keep" already exists in servers.json');
+      await poll(() => form.getByRole('alert').innerText()).toBe('server "keep" already exists in servers.json');
 
       // The form's own check: nothing reaches the core without a command.
       await form.getByLabel('Command', { exact: true }).fill('');
       await form.getByRole('button', { name: 'Add server' }).click();
-      await expect.poll(() => form.getByRole('alert').innerText()).toBe('the command is empty');
+      await poll(() => form.getByRole('alert').innerText()).toBe('the command is empty');
 
       await page.getByRole('button', { name: 'Paste JSON' }).click();
       const paste = page.getByRole('region', { name: 'Paste servers' });
       await paste.getByLabel('Snippet', { exact: true }).fill('{"mcpServers": {"fine": {"command": "node"}, "both": {"command": "x", "url": "https://example.com/mcp"}}}');
-      await expect.poll(() => paste.getByRole('list', { name: 'Servers to add' }).getByRole('listitem').count()).toBe(2);
+      await poll(() => paste.getByRole('list', { name: 'Servers to add' }).getByRole('listitem').count()).toBe(2);
       await paste.getByRole('button', { name: 'Add 2 servers' }).click();
-      await expect
-        .poll(() => paste.getByRole('alert').innerText())
+      await poll(() => paste.getByRole('alert').innerText())
         .toBe('server "both": has both "command" and "url"; a server is either local (command) or remote (url)');
 
       expect(await readFile(serversJson(app.home), 'utf8')).toBe(original);
@@ -128,8 +127,8 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
     const app = await startWebApp(async (home) => writeFile(serversJson(home), JSON.stringify(config, null, 2)));
     try {
       const { page } = await open(app);
-      await expect.poll(stateOf(page, 'alpha'), CONNECT).toBe('connected');
-      await expect.poll(stateOf(page, 'beta'), CONNECT).toBe('connected');
+      await poll(stateOf(page, 'alpha')).toBe('connected');
+      await poll(stateOf(page, 'beta')).toBe('connected');
       const alphaPids = await pidsWith('marker-alpha');
       expect(alphaPids).toHaveLength(1);
       expect(await pidsWith('marker-beta-1')).toHaveLength(1);
@@ -143,9 +142,9 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       await form.getByLabel('Argument 3', { exact: true }).fill('marker-beta-2');
       await form.getByRole('button', { name: 'Save changes' }).click();
 
-      await expect.poll(() => pidsWith('marker-beta-2'), CONNECT).toHaveLength(1);
-      await expect.poll(stateOf(page, 'beta'), CONNECT).toBe('connected');
-      await expect.poll(() => pidsWith('marker-beta-1')).toEqual([]);
+      await poll(() => pidsWith('marker-beta-2')).toHaveLength(1);
+      await poll(stateOf(page, 'beta')).toBe('connected');
+      await poll(() => pidsWith('marker-beta-1')).toEqual([]);
       expect(await pidsWith('marker-alpha')).toEqual(alphaPids);
       expect(await stateOf(page, 'alpha')()).toBe('connected');
 
@@ -165,15 +164,15 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
     try {
       const { page } = await open(app);
       const gamma = row(page, 'gamma');
-      await expect.poll(stateOf(page, 'gamma'), CONNECT).toBe('connected');
+      await poll(stateOf(page, 'gamma')).toBe('connected');
 
       await gamma.getByLabel('Disable gamma', { exact: true }).uncheck();
-      await expect.poll(stateOf(page, 'gamma')).toBe('disabled');
+      await poll(stateOf(page, 'gamma')).toBe('disabled');
       expect((await read()).gamma?.enabled).toBe(false);
-      await expect.poll(() => pidsWith('marker-gamma')).toEqual([]);
+      await poll(() => pidsWith('marker-gamma')).toEqual([]);
 
       await gamma.getByLabel('Enable gamma', { exact: true }).check();
-      await expect.poll(stateOf(page, 'gamma'), CONNECT).toBe('connected');
+      await poll(stateOf(page, 'gamma')).toBe('connected');
       expect((await read()).gamma?.enabled).toBe(true);
 
       await gamma.getByRole('button', { name: 'Remove' }).click();
@@ -182,9 +181,9 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       expect(await read()).toHaveProperty('gamma');
       await gamma.getByRole('button', { name: 'Remove' }).click();
       await confirm.getByRole('button', { name: 'Remove' }).click();
-      await expect.poll(() => gamma.count()).toBe(0);
+      await poll(() => gamma.count()).toBe(0);
       expect(await read()).toEqual({});
-      await expect.poll(() => pidsWith('marker-gamma')).toEqual([]);
+      await poll(() => pidsWith('marker-gamma')).toEqual([]);
     } finally {
       await app.stop();
     }
@@ -204,7 +203,7 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       };
       await paste.getByLabel('Snippet', { exact: true }).fill(JSON.stringify(snippet, null, 2));
       const preview = paste.getByRole('list', { name: 'Servers to add' });
-      await expect.poll(() => preview.locator('[data-preview]').count()).toBe(2);
+      await poll(() => preview.locator('[data-preview]').count()).toBe(2);
       const pasted = preview.locator('[data-preview="pasted"]');
       expect(await pasted.locator('[data-field="command"]').innerText()).toBe(process.execPath);
       expect(await pasted.locator('[data-field="args"] li').allInnerTexts()).toEqual([everything, 'stdio']);
@@ -215,8 +214,8 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       await expect(readFile(serversJson(app.home), 'utf8')).rejects.toThrow(/ENOENT/);
 
       await paste.getByRole('button', { name: 'Add 2 servers' }).click();
-      await expect.poll(() => paste.getByRole('status').innerText()).toBe('Added pasted, far.');
-      await expect.poll(stateOf(page, 'pasted'), CONNECT).toBe('connected');
+      await poll(() => paste.getByRole('status').innerText()).toBe('Added pasted, far.');
+      await poll(stateOf(page, 'pasted')).toBe('connected');
       expect(await row(page, 'far').count()).toBe(1);
       const written = JSON.parse(await readFile(serversJson(app.home), 'utf8')) as { servers: Record<string, unknown> };
       expect(written.servers).toEqual(snippet.mcpServers);
@@ -232,7 +231,7 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       await page.getByText('No servers configured yet.').waitFor();
       await page.evaluate(() => ((window as unknown as { stillHere: boolean }).stillHere = true));
       await writeFile(serversJson(app.home), JSON.stringify({ servers: { outside: { command: process.execPath, args: [everything, 'stdio'] } } }));
-      await expect.poll(stateOf(page, 'outside'), CONNECT).toBe('connected');
+      await poll(stateOf(page, 'outside')).toBe('connected');
       expect(await page.evaluate(() => (window as unknown as { stillHere?: boolean }).stillHere)).toBe(true);
     } finally {
       await app.stop();
@@ -262,7 +261,7 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       await page.getByRole('button', { name: 'Import from Claude Desktop' }).click();
       const panel = page.getByRole('region', { name: 'Import from Claude Desktop' });
       const list = panel.getByRole('list', { name: 'Servers to import' });
-      await expect.poll(() => list.locator('[data-import]').count()).toBe(2);
+      await poll(() => list.locator('[data-import]').count()).toBe(2);
       expect(await panel.innerText()).toContain(claudePath);
       expect(await list.locator('[data-import="first"] [data-field="args"] li').allInnerTexts()).toEqual(claudeConfig.mcpServers.first.args);
       expect(await list.locator('[data-import="second"] [data-field="command"]').innerText()).toBe('uvx');
@@ -270,10 +269,10 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
 
       await list.locator('[data-import="second"]').getByRole('checkbox').uncheck();
       await panel.getByRole('button', { name: 'Import 1 server' }).click();
-      await expect.poll(() => panel.getByRole('status').innerText()).toBe('Imported first.');
+      await poll(() => panel.getByRole('status').innerText()).toBe('Imported first.');
       const written = JSON.parse(await readFile(serversJson(app.home), 'utf8')) as { servers: Record<string, unknown> };
       expect(written.servers).toEqual({ first: claudeConfig.mcpServers.first });
-      await expect.poll(() => row(page, 'first').count()).toBe(1);
+      await poll(() => row(page, 'first').count()).toBe(1);
       // Claude Desktop's own file is never written.
       expect(JSON.parse(await readFile(claudePath, 'utf8'))).toEqual(claudeConfig);
     } finally {

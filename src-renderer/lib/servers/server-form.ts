@@ -114,7 +114,7 @@ function mapFrom(rows: KeyValueRow[], what: 'env' | 'header'): { ok: true; map?:
   for (const row of rows) {
     const key = row.key.trim();
     if (key === '' && row.value === '') continue; // an empty row left over
-    if (key === '') return { ok: false, message: `an ${what === 'env' ? 'environment variable' : 'header'} has a value but no name` };
+    if (key === '') return { ok: false, message: `${what === 'env' ? 'an environment variable' : 'a header'} has a value but no name` };
     if (Object.hasOwn(map, key)) return { ok: false, message: `${what === 'env' ? 'environment variable' : 'header'} "${key}" is given twice` };
     map[key] = row.stored && row.value === '' ? MASKED_VALUE : row.value;
   }

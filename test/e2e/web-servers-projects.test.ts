@@ -1,0 +1,181 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { startWebApp, type RunningWebApp } from './support/web-app';
+
+const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const toolbox = join(process.cwd(), 'test/fixtures/servers/toolbox.mjs');
+/** Servers take a moment to start, and a stop waits out a grace period before SIGTERM. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
+const missing = chromiumMissingReason();
+if (missing) console.warn(`web servers projects e2e skipped: ${missing}`);
+// A remote server connects through the OAuth provider, which needs the OS keychain.
+const noKeychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1' ? undefined : 'no test keychain (run under bash test/with-keychain.sh)';
+if (!missing && noKeychain) console.warn(`rich servers list e2e skipped: ${noKeychain}`);
+
+async function pidsWith(marker: string): Promise<number[]> {
+  const pids: number[] = [];
+  for (const entry of await readdir('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
+    if (cmdline.split('\0').includes(marker)) pids.push(Number(entry));
+  }
+  return pids;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** server-everything over streamable HTTP on 127.0.0.1, for a remote server that really connects. */
+async function startRemoteEverything(): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [everything, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(`listening on port ${port}`)) resolve();
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`server-everything exited with ${code}: ${output}`)));
+  });
+  return { url: `http://127.0.0.1:${port}/mcp`, child };
+}
+
+describe.skipIf(missing !== undefined)('project servers and trust in the servers view (web mode, Chromium)', () => {
+  let browser: Browser;
+  let project: string;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    await mkdir('test-results', { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  async function open(app: RunningWebApp, height = 900): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1100, height } });
+    await page.goto(app.url);
+    await page.getByRole('heading', { name: 'Servers' }).waitFor();
+    return page;
+  }
+  const row = (page: Page, name: string) => page.locator(`[data-server="${name}"]`);
+  const stateOf = (page: Page, name: string) => () => row(page, name).getAttribute('data-state');
+  const projectEntry = (marker: string) => ({
+    mcpServers: { proj: { command: process.execPath, args: [everything, 'stdio', marker], env: { PROJECT_KEY: 'value-in-file' }, cwd: project } },
+  });
+
+  it('holds a project stdio server until approved, showing exactly what would run; approval is revocable and a change asks again', async () => {
+    project = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
+    await writeFile(join(project, '.mcp.json'), JSON.stringify(projectEntry('marker-proj-1'), null, 2));
+    const app = await startWebApp();
+    try {
+      const page = await open(app);
+      const projects = page.getByRole('region', { name: 'Projects' });
+      await projects.getByLabel('Project folder path').fill(join(project, 'missing'));
+      await projects.getByRole('button', { name: 'Add project' }).click();
+      await poll(() => projects.getByRole('alert').innerText()).toBe(`project folder does not exist: ${join(project, 'missing')}`);
+      await projects.getByLabel('Project folder path').fill(project);
+      await projects.getByRole('button', { name: 'Add project' }).click();
+      await poll(() => projects.getByRole('list', { name: 'Project folders' }).innerText()).toContain(project);
+
+      const proj = row(page, 'proj');
+      await poll(stateOf(page, 'proj')).toBe('trust_required');
+      const card = proj.getByRole('region', { name: 'Approve proj' });
+      await poll(() => card.locator('[data-field="source"]').count()).toBe(1);
+      expect(await card.locator('[data-field="command"]').innerText()).toBe(process.execPath);
+      expect(await card.locator('[data-field="args"] li').allInnerTexts()).toEqual([everything, 'stdio', 'marker-proj-1']);
+      expect(await card.locator('[data-field="env"]').innerText()).toBe('PROJECT_KEY');
+      expect(await card.locator('[data-field="cwd"]').innerText()).toBe(project);
+      expect(await card.locator('[data-field="source"]').innerText()).toBe(join(project, '.mcp.json'));
+      expect(await card.innerText()).not.toContain('value-in-file');
+      // A project's file is the project's: no edit, remove or switch here.
+      expect(await proj.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+      expect(await proj.getByRole('button', { name: 'Remove' }).count()).toBe(0);
+      expect(await proj.innerText()).toContain('Defined in this project file: change or remove it there.');
+      await proj.screenshot({ path: 'test-results/servers-trust-card.png' });
+      expect(await pidsWith('marker-proj-1')).toEqual([]);
+
+      await card.getByRole('button', { name: 'Keep blocked' }).click();
+      expect(await card.count()).toBe(0);
+      expect(await stateOf(page, 'proj')()).toBe('trust_required');
+      expect(await pidsWith('marker-proj-1')).toEqual([]);
+
+      await proj.getByRole('button', { name: 'Review' }).click();
+      await card.getByRole('button', { name: 'Approve and run' }).click();
+      await poll(stateOf(page, 'proj')).toBe('connected');
+      expect(await pidsWith('marker-proj-1')).toHaveLength(1);
+      await poll(() => projects.getByRole('list', { name: 'Approved project servers' }).innerText()).toContain(join(project, '.mcp.json'));
+
+      await proj.getByRole('button', { name: 'Revoke approval' }).click();
+      await poll(stateOf(page, 'proj')).toBe('trust_required');
+      await poll(() => pidsWith('marker-proj-1')).toEqual([]);
+      expect(await projects.getByRole('list', { name: 'Approved project servers' }).count()).toBe(0);
+
+      // Approved again, then the project file changes what runs: the approval no longer covers it.
+      await card.getByRole('button', { name: 'Approve and run' }).click();
+      await poll(stateOf(page, 'proj')).toBe('connected');
+      await writeFile(join(project, '.mcp.json'), JSON.stringify(projectEntry('marker-proj-2'), null, 2));
+      await poll(stateOf(page, 'proj')).toBe('trust_required');
+      await poll(() => card.locator('[data-field="args"] li').allInnerTexts()).toEqual([everything, 'stdio', 'marker-proj-2']);
+      expect(await pidsWith('marker-proj-2')).toEqual([]);
+      await poll(() => pidsWith('marker-proj-1')).toEqual([]);
+
+      await projects.getByRole('button', { name: `Remove project ${project}` }).click();
+      await poll(() => proj.count()).toBe(0);
+      expect(await projects.getByRole('list', { name: 'Project folders' }).count()).toBe(0);
+    } finally {
+      await app.stop();
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(noKeychain !== undefined)('shows a rich list: connected, error with its reason, retrying, disabled, remote and awaiting approval', async () => {
+    project = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
+    await writeFile(join(project, '.mcp.json'), JSON.stringify(projectEntry('marker-rich'), null, 2));
+    const remote = await startRemoteEverything();
+    const config = {
+      servers: {
+        everything: { command: process.execPath, args: [everything, 'stdio'] },
+        github: { command: 'definitely-not-installed-mcp', args: ['--stdio'] },
+        flaky: { command: process.execPath, args: [toolbox, '--die-after', '1000'] },
+        notes: { command: process.execPath, args: [everything, 'stdio'], enabled: false },
+        remote: { url: remote.url },
+      },
+    };
+    const app = await startWebApp(async (home) => {
+      await writeFile(join(home, 'servers.json'), JSON.stringify(config, null, 2));
+      await writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [project] }));
+    });
+    try {
+      const page = await open(app, 1000);
+      await poll(stateOf(page, 'everything')).toBe('connected');
+      await poll(stateOf(page, 'remote')).toBe('connected');
+      await poll(stateOf(page, 'github')).toBe('error');
+      await poll(stateOf(page, 'proj')).toBe('trust_required');
+      expect(await stateOf(page, 'notes')()).toBe('disabled');
+      expect(await row(page, 'github').innerText()).toContain('command not found: definitely-not-installed-mcp');
+      expect(await row(page, 'remote').innerText()).toContain(join(app.home, 'servers.json'));
+      await row(page, 'proj').getByRole('region', { name: 'Approve proj' }).locator('[data-field="source"]').waitFor();
+      // It dies a second after each start, so it spends most of its time waiting for the next attempt.
+      await poll(() => row(page, 'flaky').innerText()).toMatch(/Retrying in \d+ s \(at /);
+      await page.screenshot({ path: 'test-results/servers-rich.png' });
+      if (process.env.SWITCHBOARD_UPDATE_SCREENSHOTS === '1') await copyFile('test-results/servers-rich.png', 'assets/screenshot-servers.png');
+    } finally {
+      await app.stop();
+      remote.child.kill('SIGTERM');
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+});
