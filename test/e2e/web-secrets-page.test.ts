@@ -93,6 +93,7 @@ describe.skipIf(missing !== undefined)('Secrets page in web mode (Chromium, real
       expect(frames.sent.filter((f) => f.includes(REPLACED))).toHaveLength(1);
       expect(frames.received.length).toBeGreaterThan(3);
       expect(frames.received.filter((f) => f.includes(TYPED))).toEqual([]);
+      expect(app.output()).not.toContain(TYPED);
 
       await mkdir('test-results', { recursive: true });
       await page.screenshot({ path: 'test-results/secrets-page.png', fullPage: true });
@@ -139,6 +140,7 @@ describe.skipIf(missing !== undefined)('Secrets page in web mode (Chromium, real
         expect(frames.received.filter((f) => f.includes(canary))).toEqual([]);
         expect(await pageText(page)).not.toContain(canary);
         expect(written).not.toContain(canary);
+        expect(app.output()).not.toContain(canary);
       }
     } finally {
       await app.stop();
@@ -172,5 +174,5 @@ describe.skipIf(missing !== undefined)('Secrets page in web mode (Chromium, real
     } finally {
       await app.stop();
     }
-  });
+  }, 60_000);
 });
