@@ -101,6 +101,16 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       await form.getByRole('button', { name: 'Add server' }).click();
       await poll(() => form.getByRole('alert').innerText()).toBe('the command is empty');
 
+      // A remote server whose URL is not http(s): the core names the field and the scheme.
+      await form.getByLabel('Name', { exact: true }).fill('files');
+      await form.getByLabel('Remote (a URL)', { exact: true }).check();
+      await form.getByLabel('URL', { exact: true }).fill('ftp://files.example.com/mcp');
+      await form.getByRole('button', { name: 'Add header' }).click();
+      await form.getByLabel('header 1 name', { exact: true }).fill('Authorization');
+      await form.getByLabel('header 1 value', { exact: true }).fill('Bearer ${secret:FILES_TOKEN}');
+      await form.getByRole('button', { name: 'Add server' }).click();
+      await poll(() => form.getByRole('alert').innerText()).toBe('server "files": "url" must be http or https, not ftp');
+
       await page.getByRole('button', { name: 'Paste JSON' }).click();
       const paste = page.getByRole('region', { name: 'Paste servers' });
       await paste.getByLabel('Snippet', { exact: true }).fill('{"mcpServers": {"fine": {"command": "node"}, "both": {"command": "x", "url": "https://example.com/mcp"}}}');
@@ -140,6 +150,7 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       expect(await form.getByLabel('variable 1 name', { exact: true }).inputValue()).toBe('API_TOKEN');
       expect(await form.getByLabel('variable 1 value', { exact: true }).inputValue()).toBe(''); // the secret never reaches the page
       await form.getByLabel('Argument 3', { exact: true }).fill('marker-beta-2');
+      await beta.screenshot({ path: 'test-results/servers-edit-form.png' });
       await form.getByRole('button', { name: 'Save changes' }).click();
 
       await poll(() => pidsWith('marker-beta-2')).toHaveLength(1);
@@ -213,6 +224,7 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       // Nothing is written before Add.
       await expect(readFile(serversJson(app.home), 'utf8')).rejects.toThrow(/ENOENT/);
 
+      await paste.screenshot({ path: 'test-results/servers-paste.png' });
       await paste.getByRole('button', { name: 'Add 2 servers' }).click();
       await poll(() => paste.getByRole('status').innerText()).toBe('Added pasted, far.');
       await poll(stateOf(page, 'pasted')).toBe('connected');
