@@ -18,15 +18,14 @@ import { AppFailure } from '../app-error';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
 import type { Clock, Logger } from '../ports';
 import { CrashTracker, formatDuration, type BackoffPolicy } from './backoff';
-import { childEnvironment } from './child-env';
 import { describeExit, explainFailure, type Failure } from './failure-reason';
 import { launchHash } from './launch-hash';
 import { LineRing } from './line-ring';
-import { resolveCommand } from './login-path';
 import { connectRemote, remoteUrlProblem } from './remote-connect';
 import type { ServerState } from './server-state';
-import { StdioProcessTransport } from './stdio-transport';
-import { launchWithoutShell } from './windows-shim';
+import { fetchPrompts, fetchResources, fetchTools, type ListName } from './server-lists';
+import { prepareStdio } from './stdio-launch';
+import type { StdioProcessTransport } from './stdio-transport';
 
 export type ExpandResult = { ok: true; config: ServerConfig; warnings: string[] } | { ok: false; message: string };
 
@@ -68,6 +67,8 @@ interface Session {
 }
 
 const CLIENT_INFO = { name: 'switchboard', version: '0.1.0' };
+/** A busy server may answer a ping slowly; only silence this long counts as a drop. */
+const PING_TIMEOUT_MS = 10_000;
 
 /** One configured server: its state machine, its live session, its lists and its log ring. */
 export class ServerConnection {
@@ -206,14 +207,7 @@ export class ServerConnection {
     if (generation !== this.generation) return;
     if (!this.config.enabled) return this.setState({ kind: 'disabled', reason: disabledReason(this.config) });
 
-    let config = this.config;
-    if (this.deps.expand) {
-      const expanded = await this.deps.expand(config);
-      if (generation !== this.generation) return;
-      if (!expanded.ok) return this.setState({ kind: 'error', reason: expanded.message });
-      for (const warning of expanded.warnings) this.logs.push(`[switchboard] ${warning}`);
-      config = expanded.config;
-    }
+    // Trust first: an unapproved project server must not even have its secrets read.
     if (this.config.kind === 'stdio' && !this.config.source.userWritten) {
       const trusted = this.deps.trust ? await this.deps.trust(this.config) : false;
       if (generation !== this.generation) return;
@@ -223,6 +217,14 @@ export class ServerConnection {
           reason: `defined in ${this.config.source.path}, which you did not write in Switchboard: approve "${this.config.command}" before it runs`,
         });
       }
+    }
+    let config = this.config;
+    if (this.deps.expand) {
+      const expanded = await this.deps.expand(config);
+      if (generation !== this.generation) return;
+      if (!expanded.ok) return this.setState({ kind: 'error', reason: expanded.message });
+      for (const warning of expanded.warnings) this.logs.push(`[switchboard] ${warning}`);
+      config = expanded.config;
     }
     this.setState({ kind: 'connecting', reason: config.kind === 'stdio' ? `starting ${config.command}` : `connecting to ${config.url}` });
     const session = await this.open(config, generation, recovering);
@@ -238,14 +240,14 @@ export class ServerConnection {
     this.pingTimer = this.deps.scheduler.setTimeout(() => {
       this.pingTimer = undefined;
       if (generation !== this.generation || this.session !== session) return;
-      session.client.ping({ timeout: Math.min(this.deps.pingIntervalMs, 10_000) }).then(
+      session.client.ping({ timeout: PING_TIMEOUT_MS }).then(
         () => {
           if (generation === this.generation && this.session === session) this.schedulePing(session, generation);
         },
         (error: unknown) => {
           if (generation !== this.generation || this.session !== session) return;
           const url = this.config.kind === 'remote' ? this.config.url : undefined;
-          const cause = explainFailure(error, { phase: 'ping', timeoutMs: 10_000, ...(url ? { url } : {}) });
+          const cause = explainFailure(error, { phase: 'ping', timeoutMs: PING_TIMEOUT_MS, ...(url ? { url } : {}) });
           if (cause.state === 'needs_auth') {
             this.generation++;
             void this.closeSession();
@@ -264,27 +266,18 @@ export class ServerConnection {
     try {
       let session: Session;
       if (config.kind === 'stdio') {
-        const path = await this.deps.loginPath();
-        const resolved = await resolveCommand(config.command, path, config.cwd);
-        if (!resolved.ok) {
-          if (generation === this.generation) this.setState({ kind: 'error', reason: resolved.message });
-          return undefined;
-        }
-        const launch = await launchWithoutShell(resolved.path, config.args, path);
-        if (!launch.ok) {
-          if (generation === this.generation) this.setState({ kind: 'error', reason: launch.message });
-          return undefined;
-        }
-        stdio = new StdioProcessTransport({
-          command: launch.command,
-          args: launch.args,
-          env: childEnvironment(config.env, path),
-          ...(config.cwd ? { cwd: config.cwd } : {}),
+        const prepared = await prepareStdio(config, {
+          loginPath: await this.deps.loginPath(),
           maxLineBytes: this.deps.maxLineBytes,
           stopGraceMs: this.deps.stopGraceMs,
           onStderr: (chunk) => this.logs.write(chunk),
           onNoise: (line) => this.logs.push(line),
         });
+        if (!prepared.ok) {
+          if (generation === this.generation) this.setState({ kind: 'error', reason: prepared.message });
+          return undefined;
+        }
+        stdio = prepared.transport;
         const client = this.makeClient();
         await client.connect(stdio, { timeout: timeoutMs });
         session = { client, transport: stdio, kind: 'stdio', stdio };
@@ -393,7 +386,7 @@ export class ServerConnection {
 
   private readonly refreshing = new Map<string, Promise<void>>();
 
-  private refreshSoon(client: Client, list: 'tools' | 'resources' | 'prompts'): void {
+  private refreshSoon(client: Client, list: ListName): void {
     const previous = this.refreshing.get(list) ?? Promise.resolve();
     const next = previous.then(() => this.refreshList(client, list)).then(() => this.deps.onChange(this));
     this.refreshing.set(list, next.catch(() => {}));
@@ -403,39 +396,17 @@ export class ServerConnection {
     await Promise.all([this.refreshList(client, 'tools'), this.refreshList(client, 'resources'), this.refreshList(client, 'prompts')]);
   }
 
-  private async refreshList(client: Client, list: 'tools' | 'resources' | 'prompts'): Promise<void> {
-    const capabilities = client.getServerCapabilities() ?? {};
+  private async refreshList(client: Client, list: ListName): Promise<void> {
     try {
-      if (list === 'tools' && capabilities.tools) {
-        this.tools = await collectPages((cursor) => client.listTools(cursor ? { cursor } : undefined).then((r) => ({ items: r.tools, next: r.nextCursor })));
+      if (list === 'tools') {
+        this.tools = await fetchTools(client);
         this.toolsLive = true;
-      } else if (list === 'tools') {
-        this.tools = [];
-        this.toolsLive = true;
-      }
-      if (list === 'resources' && capabilities.resources) {
-        this.resources = await collectPages((cursor) => client.listResources(cursor ? { cursor } : undefined).then((r) => ({ items: r.resources, next: r.nextCursor })));
-      }
-      if (list === 'prompts' && capabilities.prompts) {
-        this.prompts = await collectPages((cursor) => client.listPrompts(cursor ? { cursor } : undefined).then((r) => ({ items: r.prompts, next: r.nextCursor })));
-      }
+      } else if (list === 'resources') this.resources = await fetchResources(client);
+      else this.prompts = await fetchPrompts(client);
     } catch (error) {
       this.logs.push(`[switchboard] ${list}/list failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-}
-
-/** Follow nextCursor to the end (bounded, so a server that loops cannot keep us here). */
-async function collectPages<T>(page: (cursor?: string) => Promise<{ items: T[]; next?: string | undefined }>): Promise<T[]> {
-  const all: T[] = [];
-  let cursor: string | undefined;
-  for (let pages = 0; pages < 100; pages++) {
-    const { items, next } = await page(cursor);
-    all.push(...items);
-    if (!next || next === cursor) break;
-    cursor = next;
-  }
-  return all;
 }
 
 function disabledReason(config: ServerConfig): string {
