@@ -1,8 +1,7 @@
-import WebSocket from 'ws';
+import { fork, type ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startWebHost } from '../../src-main/host/web-host';
 import { WS_PATH } from '../../src-main/host/ws-protocol';
-import { createWsApi } from '../../src-renderer/lib/api/ws-client';
 import { CoreCallPath } from '../lib/core-call-path';
 import { startCore } from '../lib/core';
 import { judge, type Figure } from '../lib/figure';
@@ -44,11 +43,11 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
   let raw: Client | undefined;
   const running = await startCore('calls', { everything: everything() });
   let host: Awaited<ReturnType<typeof startWebHost>> | undefined;
-  let bridge: ReturnType<typeof createWsApi> | undefined;
+  let browserSide: ChildProcess | undefined;
   try {
     raw = await rawConnect(everything());
     const client = raw;
-    const path = new CoreCallPath(running.core, running.home);
+    const path = new CoreCallPath(running.core);
     const echoName = running.core.mcp.tools('everything').find((t) => t.tool === 'echo')?.name;
     if (!echoName) throw new Error('server-everything has no echo tool in the catalog');
 
@@ -57,44 +56,51 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
       if (textOf(r.content) !== ECHO_TEXT) throw new Error(`raw SDK echo returned ${JSON.stringify(r.content)}`);
     };
     const coreCall = async () => {
-      // One controller per call, as the chat gives each call its own cancel button.
-      const r = await path.call(echoName, ECHO_ARGS, new AbortController().signal);
+      const r = await path.call(echoName, ECHO_ARGS);
       if (textOf(r.content) !== ECHO_TEXT) throw new Error(`Switchboard echo returned ${JSON.stringify(r.content)}`);
     };
 
     host = await startWebHost({ handlers: running.core.handlers, events: running.core.events, rendererDir: join(REPO, 'out/renderer') });
-    const origin = `http://127.0.0.1:${host.port}`;
-    // Node's ws sends no Origin unless told; the host requires one (SECURITY T2), as a browser sends it.
-    class BrowserLikeSocket extends WebSocket {
-      constructor(url: string) {
-        super(url, { origin });
-      }
-    }
-    bridge = createWsApi({ url: `ws://127.0.0.1:${host.port}${WS_PATH}?token=${host.token}`, WebSocket: BrowserLikeSocket as unknown as typeof globalThis.WebSocket });
-    const api = bridge.api;
     const resources = await client.listResources();
     const uri = resources.resources.find((r) => r.mimeType?.startsWith('text/'))?.uri ?? resources.resources[0]?.uri;
     if (!uri) throw new Error('server-everything lists no resources');
-    const expected = JSON.stringify((await client.readResource({ uri })).contents);
     const rawRead = async () => {
       const r = await client.readResource({ uri });
       if (r.contents.length !== 1) throw new Error(`raw SDK readResource returned ${r.contents.length} parts`);
     };
-    const wsRead = async () => {
-      const r = await api.readResource({ name: 'everything', uri });
-      if (!r.ok) throw new Error(`readResource over the WebSocket failed: ${r.error.message}`);
-      if (r.value.length !== 1) throw new Error(`readResource over the WebSocket returned ${r.value.length} parts, expected ${expected.length > 0 ? 1 : 0}`);
+    // The browser's side runs in its own process, as Chromium would; it times its own blocks.
+    browserSide = fork(join(REPO, 'bench/probes/ws-client-probe.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = browserSide;
+    const ask = (message: object) =>
+      new Promise<{ ms?: number; error?: string; ready?: boolean }>((resolve, reject) => {
+        const onExit = (code: number | null) => reject(new Error(`the WebSocket client process exited (${code})`));
+        child.once('exit', onExit);
+        child.once('message', (reply: { ms?: number; error?: string; ready?: boolean }) => {
+          child.off('exit', onExit);
+          resolve(reply);
+        });
+        child.send(message);
+      });
+    await ask({ setup: { url: `ws://127.0.0.1:${host.port}${WS_PATH}?token=${host.token}`, origin: `http://127.0.0.1:${host.port}`, server: 'everything', uri } });
+    const wsBlock = async (count: number, cpu: CpuTally): Promise<number> => {
+      const cpuStart = process.cpuUsage();
+      const reply = await ask({ run: count });
+      const used = process.cpuUsage(cpuStart);
+      cpu.ws = (cpu.ws ?? 0) + (used.user + used.system) / 1000;
+      if (reply.error !== undefined || reply.ms === undefined) throw new Error(reply.error ?? 'the WebSocket client sent no time');
+      return reply.ms;
     };
 
     const warmCpu: CpuTally = {};
-    for (const warm of [rawCall, coreCall, rawRead, wsRead]) await sequential(WARMUP, warm, warmCpu, 'warm-up');
+    for (const warm of [rawCall, coreCall, rawRead]) await sequential(WARMUP, warm, warmCpu, 'warm-up');
+    await wsBlock(WARMUP, warmCpu);
     const block = CALLS / BLOCKS;
     const cpu: CpuTally = {};
     const times = await interleaveBlocks(runs, BLOCKS, {
       raw: () => sequential(block, rawCall, cpu, 'raw'),
       core: () => sequential(block, coreCall, cpu, 'core'),
       rawRead: () => sequential(block, rawRead, cpu, 'rawRead'),
-      ws: () => sequential(block, wsRead, cpu, 'ws'),
+      ws: () => wsBlock(block, cpu),
     });
     const perRun = (side: string) => (cpu[side] ?? 0) / runs;
     return [
@@ -104,7 +110,7 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
         unit: 'ms',
         target: { kind: 'ratio', max: 1.1 },
         raw: { stats: summarize(times.raw), work: `Client.callTool echo ×${CALLS}` },
-        switchboard: { stats: summarize(times.core), work: `catalog lookup + ApprovalBroker (approval: auto) + McpManager.callTool + mapCallResult ×${CALLS}` },
+        switchboard: { stats: summarize(times.core), work: `ToolRuntime.listTools + lookup + core.chat.broker (approval: auto) + ToolRuntime.callTool → McpManager.callTool + mapCallResult ×${CALLS}` },
         note: `main-process CPU per run: Switchboard ${perRun('core').toFixed(0)} ms, raw SDK ${perRun('raw').toFixed(0)} ms (ratio ${(perRun('core') / perRun('raw')).toFixed(2)}); wall time is mostly waiting on the server`,
       }),
       judge({
@@ -113,12 +119,16 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
         unit: 'ms',
         target: { kind: 'ratio', max: 1.5 },
         raw: { stats: summarize(times.rawRead), work: `Client.readResource ×${CALLS}` },
-        switchboard: { stats: summarize(times.ws), work: `createWsApi → startWebHost → dispatch → readResource handler → McpManager ×${CALLS}` },
-        note: `main-process CPU per run (host and client both in this process): ${perRun('ws').toFixed(0)} ms vs raw SDK ${perRun('rawRead').toFixed(0)} ms; the contract has no invoke that runs a tool call (tools are called by the chat in main), so the bridge is measured with readResource, one MCP request per invoke, against the raw SDK readResource`,
+        switchboard: { stats: summarize(times.ws), work: `createWsApi in a child process → startWebHost → dispatch → readResource handler → McpManager ×${CALLS}` },
+        note: `main-process CPU per run (the host's side; the client is its own process, as a browser is): ${perRun('ws').toFixed(0)} ms vs raw SDK ${perRun('rawRead').toFixed(0)} ms; the contract has no invoke that runs a tool call (tools are called by the chat in main), so the bridge is measured with readResource, one MCP request per invoke, against the raw SDK readResource`,
       }),
     ];
   } finally {
-    bridge?.close();
+    if (browserSide && browserSide.exitCode === null) {
+      const exited = new Promise((done) => browserSide!.once('exit', done));
+      browserSide.send({ stop: true });
+      await exited;
+    }
     await host?.close();
     await raw?.close().catch(() => {});
     await running.stop();

@@ -1,58 +1,39 @@
-import { join } from 'node:path';
-import { ApprovalBroker } from '../../src-main/core/approvals/approval-broker';
-import { ApprovalStore } from '../../src-main/core/approvals/approval-store';
-import type { CatalogTool as ChatTool } from '../../src-main/core/chat/tool-runtime';
-import type { ToolCallResult } from '../../src-main/core/mcp/call-result';
-import type { CatalogTool } from '../../src-main/core/mcp/tool-catalog';
+import type { ApprovalBroker } from '../../src-main/core/approvals/approval-broker';
+import { managerToolRuntime } from '../../src-main/core/chat/manager-tool-runtime';
+import type { ToolResult, ToolRuntime } from '../../src-main/core/chat/tool-runtime';
 import type { SwitchboardCore } from '../../src-main/core/switchboard-core';
 
-/** The chat's view of a catalog tool (the approval policy reads description and annotations as given). */
-export function chatTool(tool: CatalogTool): ChatTool {
-  return {
-    name: tool.name,
-    server: tool.server,
-    tool: tool.tool,
-    ...(tool.title !== undefined ? { title: tool.title } : {}),
-    description: tool.description ?? '',
-    inputSchema: tool.inputSchema,
-    annotations: { ...(tool.annotations ?? {}) },
-  };
-}
-
 /**
- * One tool call the way the chat makes it in main: look the tool up in the catalog, ask the
- * approval broker (policy: the server is set to approval "auto", so it allows without a person),
- * call through the manager, get the mapped result. The chat's own wiring does not exist yet
- * (issue 6); this is the same sequence over the pieces that do.
+ * One tool call the way the chat makes it in main (ChatSessions.run / runCall), minus the model and
+ * the tool-card events: the round's catalog (ToolRuntime.listTools over the manager), the tool
+ * looked up by name, the core's ApprovalBroker (the server is set to approval "auto", so the
+ * policy allows without a person), then ToolRuntime.callTool → McpManager.callTool → mapped result.
  */
 export class CoreCallPath {
+  private readonly runtime: ToolRuntime;
   private readonly broker: ApprovalBroker;
-  private chatCatalogFor: CatalogTool[] | undefined;
-  private chatCatalog: ChatTool[] = [];
 
-  constructor(private readonly core: SwitchboardCore, home: string) {
-    const store = new ApprovalStore(join(home, 'approvals.json'));
-    this.broker = new ApprovalBroker({
-      store,
-      settings: () => ({
-        rules: [],
-        autoAllowReadOnly: false,
-        serverApproval: (server) => this.core.mcp.status(server)?.config.approval ?? 'ask',
-      }),
-      emit: () => {},
-    });
+  constructor(core: SwitchboardCore) {
+    this.runtime = managerToolRuntime(core.mcp);
+    this.broker = chatBroker(core);
   }
 
-  async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolCallResult> {
-    const catalog = this.core.mcp.tools();
-    if (catalog !== this.chatCatalogFor) {
-      this.chatCatalogFor = catalog;
-      this.chatCatalog = catalog.map(chatTool);
-    }
-    const tool = this.chatCatalog.find((t) => t.name === name);
+  async call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
+    const tools = this.runtime.listTools();
+    const tool = tools.find((t) => t.name === name);
     if (!tool) throw new Error(`no tool named "${name}" in the catalog`);
-    const verdict = await this.broker.requestToolCall({ tool, args, catalog: this.chatCatalog, signal });
+    // One controller per call, as the chat gives each call its own cancel.
+    const controller = new AbortController();
+    const verdict = await this.broker.requestToolCall({ tool, args, catalog: tools, signal: controller.signal });
     if (verdict.kind !== 'run') throw new Error(`the approval policy did not allow ${name}: ${JSON.stringify(verdict)}`);
-    return this.core.mcp.callTool(name, verdict.args, { signal });
+    return this.runtime.callTool(tool.name, verdict.args, { signal: controller.signal, onProgress: () => {} });
   }
+}
+
+/** The core's approval broker: `core.chat` is the ChatService (or, while the wiring settles, { service }). */
+export function chatBroker(core: SwitchboardCore): ApprovalBroker {
+  const chat = core.chat as unknown as { broker?: ApprovalBroker; service?: { broker?: ApprovalBroker } };
+  const broker = chat.broker ?? chat.service?.broker;
+  if (!broker) throw new Error('the core has no chat approval broker (core.chat.broker)');
+  return broker;
 }

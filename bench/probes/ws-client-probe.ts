@@ -1,0 +1,51 @@
+// Child process for the WebSocket bridge figure: the browser's side of web mode, in its own
+// process as a browser would be. The parent sends { url, origin, server, uri } once, then
+// { run: n } for each block; the child times n sequential readResource invokes and replies { ms }.
+import WebSocket from 'ws';
+import { createWsApi, type WsApi } from '../../src-renderer/lib/api/ws-client';
+
+interface Setup {
+  url: string;
+  origin: string;
+  server: string;
+  uri: string;
+}
+
+let bridge: WsApi | undefined;
+let setup: Setup | undefined;
+
+async function runBlock(count: number): Promise<number> {
+  if (!bridge || !setup) throw new Error('ws-client-probe: run before setup');
+  const { api } = bridge;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const result = await api.readResource({ name: setup.server, uri: setup.uri });
+    if (!result.ok) throw new Error(`readResource over the WebSocket failed: ${result.error.message}`);
+    if (result.value.length !== 1) throw new Error(`readResource over the WebSocket returned ${result.value.length} parts`);
+  }
+  return performance.now() - started;
+}
+
+process.on('message', (message: { setup?: Setup; run?: number; stop?: true }) => {
+  const reply = (body: object) => process.send?.(body);
+  if (message.setup) {
+    setup = message.setup;
+    const origin = setup.origin;
+    // Node's ws sends no Origin unless told; the host requires one (SECURITY T2), as a browser sends it.
+    class BrowserLikeSocket extends WebSocket {
+      constructor(url: string) {
+        super(url, { origin });
+      }
+    }
+    bridge = createWsApi({ url: setup.url, WebSocket: BrowserLikeSocket as unknown as typeof globalThis.WebSocket });
+    reply({ ready: true });
+  } else if (message.run !== undefined) {
+    runBlock(message.run).then(
+      (ms) => reply({ ms }),
+      (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
+    );
+  } else if (message.stop) {
+    bridge?.close();
+    process.exit(0);
+  }
+});
