@@ -119,8 +119,12 @@ describe.skipIf(!hasKeychain)(`moving plain secrets into the real OS keychain${s
     expect((await envSeenBy(fresh)).GITHUB_TOKEN).toBe(TOKEN);
     expect((await envSeenBy(fresh)).MODE).toBe('plain');
 
+    // Stopped first: a running core keeps writing its tool cache (temp file, then rename).
+    await fresh.stop();
+    core = undefined;
     const files = await everyFile(home);
     expect(files).toContain(file());
+    expect(files.some((f) => f.includes(join('cache', 'tools')))).toBe(true);
     for (const path of files) {
       const bytes = await readFile(path, 'utf8');
       expect(bytes, path).not.toContain(TOKEN);
