@@ -232,8 +232,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       await dialog(page).getByRole('button', { name: 'Always allow this tool' }).click();
       await expect.poll(() => card(page, 'call_s1').getAttribute('data-state'), { timeout: 20_000 }).toBe('succeeded');
       expect(await card(page, 'call_s1').innerText()).toContain(`${MARKUP} result for one`);
-      await expect.poll(() => lastAssistant(page).innerText(), { timeout: 20_000 }).toContain('Done. Model markup:');
-      expect(await lastAssistant(page).innerText()).toContain('<img src=x onerror="window.__pwned=1">');
+      await expect.poll(() => lastAssistant(page).innerText(), { timeout: 20_000 }).toContain('Done. Model markup: <img src=x onerror="window.__pwned=1">');
 
       // Allowed for good: the next call runs without a dialog.
       await send(page, 'Look up two');
@@ -261,7 +260,9 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
         )
         .toMatch(/^Looks things up\.(?!.*<img)/s);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
-      await page.getByRole('complementary', { name: 'Conversations' }).getByRole('button', { name: /Look up one/ }).click();
+      // The chat kept its place while another page was shown.
+      expect(await page.getByTestId('conversation-title').innerText()).toBe('Look up one');
+      await expect.poll(() => lastAssistant(page).innerText()).toBe('Second done.');
 
       await send(page, 'Look up three');
       await expect.poll(() => dialog(page).isVisible(), { timeout: 20_000 }).toBe(true);
