@@ -173,6 +173,10 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       (request) => ({ text: `Understood: ${lastToolText(request)}` }),]);
     try {
       await send(page, 'Show me the environment');
+      // The request arrives while another page is shown; the dialog is there on return.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Servers' }).click();
+      await expect.poll(() => requests().length, { timeout: 20_000 }).toBe(1);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
       await expect.poll(() => dialog(page).isVisible(), { timeout: 20_000 }).toBe(true);
       await dialog(page).getByLabel('Reason if you deny').fill('not my secrets');
       await dialog(page).getByRole('button', { name: 'Deny' }).click();
