@@ -57,6 +57,11 @@ export class ServersStore {
     return result.ok;
   }
 
+  /** Show a failure that did not come from runFor (e.g. logs that could not be read) on the server's row. */
+  failFor(name: string, error: AppError): void {
+    this.serverErrors = { ...this.serverErrors, [name]: error };
+  }
+
   clearServerError(name: string): void {
     if (!(name in this.serverErrors)) return;
     const { [name]: _previous, ...others } = this.serverErrors;

@@ -71,6 +71,15 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       const written = JSON.parse(await readFile(serversJson(app.home), 'utf8')) as { servers: Record<string, unknown> };
       expect(written.servers.everything).toEqual({ command: process.execPath, args: [everything, 'stdio'], env: { GREETING: 'hello world' }, toolTimeout: 60 });
       expect(await row(page, 'everything').innerText()).toContain(serversJson(app.home));
+
+      // Its tools can be switched off one by one; the choice is kept in the data home.
+      await row(page, 'everything').getByRole('button', { name: 'Tools' }).click();
+      const tools = page.getByRole('region', { name: 'Tools of everything' });
+      await tools.getByLabel('Disable tool echo', { exact: true }).uncheck();
+      await poll(() => tools.getByLabel('Enable tool echo', { exact: true }).count()).toBe(1);
+      expect(JSON.parse(await readFile(join(app.home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { everything: ['echo'] } });
+      await row(page, 'everything').getByRole('button', { name: 'Logs' }).click();
+      await page.getByRole('region', { name: 'Logs of everything' }).waitFor();
       expect(pageErrors).toEqual([]);
     } finally {
       await app.stop();
