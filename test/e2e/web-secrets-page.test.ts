@@ -142,6 +142,16 @@ describe.skipIf(missing !== undefined)('Secrets page in web mode (Chromium, real
         expect(written).not.toContain(canary);
         expect(app.output()).not.toContain(canary);
       }
+
+      // The keyring outlives this app within one with-keychain run: leave it as found.
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Secrets' }).click();
+      for (const name of ['api-bearer', 'ev-GITHUB_TOKEN']) {
+        const item = page.locator(`[data-secret="${name}"]`);
+        await item.getByRole('button', { name: 'Delete' }).click();
+        await item.getByRole('button', { name: 'Delete' }).click();
+        await item.waitFor({ state: 'detached' });
+      }
+      await page.getByText('No secrets stored yet.').waitFor();
     } finally {
       await app.stop();
     }
