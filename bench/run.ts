@@ -1,6 +1,7 @@
 // `npm run bench`: every figure, Switchboard against the raw MCP SDK in the same run.
 // Prints a table and writes bench/results/latest.json. Method: bench/README.md.
-// Options: --only <id-prefix,...> runs only the matching figures (ids as in the JSON).
+// Options: --only <id-prefix,...> runs only the matching figures (ids as in the JSON) and writes
+// bench/results/partial.json instead.
 import { execFileSync } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { cpus, loadavg } from 'node:os';
@@ -86,8 +87,10 @@ async function main(): Promise<void> {
   const table = renderTable(figures);
   process.stdout.write(`\nSwitchboard vs the raw MCP SDK — ${result.startedAt}, ${result.machine.cpus} cores, load ${loadBefore.map((l) => l.toFixed(1)).join('/')} → ${result.machine.loadAverageAfter.map((l) => l.toFixed(1)).join('/')}, commit ${result.commit}\n\n${table}`);
   await mkdir(join(REPO, 'bench/results'), { recursive: true });
-  await writeFile(join(REPO, 'bench/results/latest.json'), `${JSON.stringify(result, null, 2)}\n`);
-  process.stdout.write(`\nwritten: bench/results/latest.json (${result.durationS} s)\n`);
+  // A partial run (--only) never replaces the full run's file.
+  const file = only ? 'bench/results/partial.json' : 'bench/results/latest.json';
+  await writeFile(join(REPO, file), `${JSON.stringify({ ...result, ...(only ? { only } : {}) }, null, 2)}\n`);
+  process.stdout.write(`\nwritten: ${file} (${result.durationS} s)\n`);
   if (left > 0) {
     process.stderr.write(`bench: ${left} child processes were still running at the end\n`);
     process.exitCode = 1;
