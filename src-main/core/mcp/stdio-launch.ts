@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import type { StdioServerConfig } from '../config/server-config';
 import { childEnvironment } from './child-env';
 import { resolveCommand } from './login-path';
@@ -21,6 +22,7 @@ export async function prepareStdio(
   config: StdioServerConfig,
   options: StdioLaunchOptions,
 ): Promise<{ ok: true; transport: StdioProcessTransport } | { ok: false; message: string }> {
+  if (config.cwd && !(await isDirectory(config.cwd))) return { ok: false, message: `working directory not found: ${config.cwd}` };
   const resolved = await resolveCommand(config.command, options.loginPath, config.cwd);
   if (!resolved.ok) return resolved;
   const launch = await launchWithoutShell(resolved.path, config.args, options.loginPath);
@@ -36,4 +38,12 @@ export async function prepareStdio(
     onNoise: options.onNoise,
   });
   return { ok: true, transport };
+}
+
+async function isDirectory(path: string): Promise<boolean> {
+  try {
+    return (await stat(path)).isDirectory();
+  } catch {
+    return false;
+  }
 }

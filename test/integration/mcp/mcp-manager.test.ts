@@ -42,6 +42,7 @@ describe('connection states', () => {
       stdio('crash', [fixture('crash-on-start.mjs')]),
       stdio('hang', [fixture('hang-initialize.mjs')], { timeout: 1 }),
       stdio('missing', [], { command: 'no-such-command-xyz' }),
+      stdio('nowhere', [fixture('toolbox.mjs')], { cwd: '/no/such/dir' }),
       stdio('huge', [fixture('noisy-stdout.mjs'), 'huge-on-start']),
       stdio('noisy', [fixture('noisy-stdout.mjs'), 'garbage']),
     ]);
@@ -50,6 +51,7 @@ describe('connection states', () => {
     expect(states.crash).toEqual({ kind: 'error', reason: 'exited with code 1 during initialize' });
     expect(states.hang).toEqual({ kind: 'error', reason: 'timed out after 1 s during initialize' });
     expect(states.missing).toEqual({ kind: 'error', reason: `command not found: no-such-command-xyz (PATH searched: ${process.env.PATH})` });
+    expect(states.nowhere).toEqual({ kind: 'error', reason: 'working directory not found: /no/such/dir' });
     expect(states.huge).toEqual({ kind: 'error', reason: 'stdout line over 4 MiB; stopped reading this server' });
     expect(states.everything).toEqual({ kind: 'connected', reason: 'connected over stdio' });
     expect(states.noisy).toEqual({ kind: 'connected', reason: 'connected over stdio' });
