@@ -3,6 +3,7 @@ import { configHandlers } from './config/config-handlers';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
+import { readProjects } from './config/project-list';
 import { TrustStore } from './config/trust-store';
 import { serversFile } from './data-home';
 import type { ChatHandlers } from './chat/chat-handlers';
@@ -113,6 +114,8 @@ export class SwitchboardCore {
     this.problems = loaded.problems;
     this.shadowed = loaded.shadowed;
     this.mcpDisabled = loaded.mcpDisabled;
+    // The folders the user opened as projects are the roots a server may ask for (roots/list).
+    this.mcp.setRoots((await readProjects(this.deps.home)).projects);
     await this.mcp.apply(loaded.servers, { mcpDisabled: loaded.mcpDisabled });
   }
 

@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServersSnapshot } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
@@ -109,6 +110,14 @@ describe('SwitchboardCore with the MCP manager', () => {
       ok: true,
       value: { name: 'crash', stderr: ['fatal: API_KEY is not set', 'fatal: API_KEY is not set'] },
     });
+  });
+
+  it('serves the project folders as roots to servers that ask', async () => {
+    await writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [home] }));
+    const { core: c, events } = await startCore({ box: { command: 'node', args: [fixture('toolbox.mjs')] } });
+    await settle(events, (s) => s.servers[0]?.state === 'connected');
+    const result = await c.mcp.callTool('box__roots', {});
+    expect(result.content).toEqual([{ type: 'text', text: JSON.stringify([{ uri: pathToFileURL(home).href, name: basename(home) }]) }]);
   });
 
   it('puts a server whose secret is not in the vault in error, without launching it', async () => {
