@@ -131,6 +131,10 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
       await poll(() => card.locator('[data-field="args"] li').allInnerTexts()).toEqual([everything, 'stdio', 'marker-proj-2']);
       expect(await pidsWith('marker-proj-2')).toEqual([]);
       await poll(() => pidsWith('marker-proj-1')).toEqual([]);
+      // The card stays open through another change and shows the entry as it is now.
+      await writeFile(join(project, '.mcp.json'), JSON.stringify(projectEntry('marker-proj-3'), null, 2));
+      await poll(() => card.locator('[data-field="args"] li').allInnerTexts()).toEqual([everything, 'stdio', 'marker-proj-3']);
+      expect(await stateOf(page, 'proj')()).toBe('trust_required');
 
       await projects.getByRole('button', { name: `Remove project ${project}` }).click();
       await poll(() => proj.count()).toBe(0);
