@@ -103,10 +103,11 @@ export async function chatScroll(runs: number): Promise<Figure[]> {
   if (missing) return [notBuilt(base, missing), notBuilt(flickBase, missing), notBuilt(renderBase, missing)];
 
   const { home, cleanup } = await tempHome('chat');
-  const core = newCore(home);
+  let core: ReturnType<typeof newCore> | undefined;
   let host: Awaited<ReturnType<typeof startWebHost>> | undefined;
   let browser: Browser | undefined;
   try {
+    core = newCore(home);
     const conversation = longConversation(MESSAGES);
     await mkdir(join(home, 'conversations'), { recursive: true });
     await writeFile(join(home, 'conversations', `${CONVERSATION_ID}.json`), JSON.stringify(conversation));
@@ -167,7 +168,7 @@ export async function chatScroll(runs: number): Promise<Figure[]> {
   } finally {
     await browser?.close();
     await host?.close();
-    await core.stop();
+    await core?.stop();
     await cleanup();
   }
 }

@@ -28,8 +28,14 @@ export function newCore(home: string): SwitchboardCore {
 /** The whole core on a temp home, started, every server connected. */
 export async function startCore(label: string, servers: Record<string, ServerCommand>): Promise<RunningCore> {
   const { home, cleanup } = await tempHome(label);
-  await writeServersFile(home, servers);
-  const core = newCore(home);
+  let core: SwitchboardCore;
+  try {
+    await writeServersFile(home, servers);
+    core = newCore(home);
+  } catch (error) {
+    await cleanup();
+    throw error;
+  }
   try {
     await core.start();
     await core.mcp.settled(60_000);
