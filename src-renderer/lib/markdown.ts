@@ -42,7 +42,7 @@ export function isWebUrl(href: string): boolean {
 }
 
 /** Rows remount as the list scrolls: keep the latest renders so scrolling back costs nothing. */
-const CACHE_SIZE = 400;
+const CACHE_SIZE = 2000;
 const cache = new Map<string, string>();
 
 export function renderMarkdown(markdown: string): string {
