@@ -61,7 +61,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
   }
 
   /** A fresh fake LLM with this test's turns, a fresh data home, and the chat page pointed at the fake. */
-  async function openChat(turns: TurnScript[], extra: { shifty?: boolean } = {}): Promise<ChatApp> {
+  async function openChat(turns: TurnScript[], extra: { shifty?: boolean; prepare?: (home: string) => Promise<void> } = {}): Promise<ChatApp> {
     const llm = await startFakeLlmServer(turns);
     const app = await startWebApp(async (home) => {
       const servers: Record<string, unknown> = { everything: { command: process.execPath, args: [everything, 'stdio'] } };
@@ -71,6 +71,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
         servers.shifty = { command: process.execPath, args: [join(home, 'shifty.mjs')] };
       }
       await writeFile(join(home, 'servers.json'), JSON.stringify({ servers }, null, 2));
+      await extra.prepare?.(home);
     });
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const problems: string[] = [];
@@ -397,6 +398,51 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       expect(await page.content()).not.toContain('sk-test-secret-value');
       await panel.getByRole('button', { name: 'Check for a local model (Ollama)' }).click();
       await expect.poll(() => panel.innerText(), { timeout: 20_000 }).toMatch(/answers — models:|Nothing answers at http:\/\/127\.0\.0\.1:11434\/v1/);
+      expect(problems).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('opens a stored 5,000-message conversation at its end with only the visible rows in the page, and scrolls to its start', async () => {
+    const id = 'big-conversation';
+    const messages = Array.from({ length: 5000 }, (_, i) => {
+      const at = 1_700_000_000_000 + i;
+      if (i % 3 === 0) return { role: 'user', text: `Question ${i}`, at };
+      if (i % 3 === 1) return { role: 'assistant', text: `Answer ${i} with **markdown**`, toolCalls: [{ id: `c${i}`, name: 'everything__echo', args: { message: `m${i}` } }], at };
+      return { role: 'tool', results: [{ callId: `c${i - 1}`, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `m${i - 1}` }, state: 'succeeded', content: [{ type: 'text', text: `Echo: m${i - 1}` }], textForModel: `Echo: m${i - 1}` }], at };
+    });
+    const conversation = { id, title: 'Five thousand', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_005_000, messageCount: messages.length, messages };
+    const { page, problems, close } = await openChat([], {
+      prepare: async (home) => {
+        await mkdir(join(home, 'conversations'), { recursive: true });
+        await writeFile(join(home, 'conversations', `${id}.json`), JSON.stringify(conversation));
+      },
+    });
+    try {
+      await page.getByRole('complementary', { name: 'Conversations' }).getByRole('button', { name: /Five thousand/ }).click();
+      const list = page.getByTestId('message-list');
+      await expect.poll(() => list.innerText(), { timeout: 20_000 }).toContain('Question 4998');
+      expect(await list.locator('.row').count()).toBeLessThan(60);
+      const gaps = await list.evaluate(
+        (viewport) =>
+          new Promise<number[]>((done) => {
+            const out: number[] = [];
+            let last = performance.now();
+            const tick = (now: number) => {
+              out.push(now - last);
+              last = now;
+              viewport.scrollTop -= 600;
+              if (viewport.scrollTop > 0 && out.length < 2000) requestAnimationFrame(tick);
+              else done(out.slice(1));
+            };
+            requestAnimationFrame(tick);
+          }),
+      );
+      await expect.poll(() => list.innerText(), { timeout: 20_000 }).toContain('Question 0');
+      expect(await list.locator('.row').count()).toBeLessThan(60);
+      const sorted = [...gaps].sort((a, b) => a - b);
+      console.log(`chat app, 5,000 stored messages, scrolled 600 px per frame to the top in ${gaps.length} frames: frame gap p50 ${sorted[Math.floor(sorted.length / 2)]!.toFixed(1)} ms, p95 ${sorted[Math.floor(sorted.length * 0.95)]!.toFixed(1)} ms`);
       expect(problems).toEqual([]);
     } finally {
       await close();
