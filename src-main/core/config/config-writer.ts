@@ -35,12 +35,7 @@ const NEW_FILE = '{\n  "servers": {}\n}\n';
 /** Add servers that do not exist yet; all or nothing. */
 export async function addServers(home: string, entries: NamedEntry[], options: WriteOptions = {}): Promise<void> {
   if (entries.length === 0) throw new AppFailure('invalid_input', 'no servers to add');
-  const names = new Set<string>();
-  for (const { name, entry } of entries) {
-    checkEntry(home, name, entry);
-    if (names.has(name)) throw new AppFailure('invalid_input', `server "${name}" is given twice`);
-    names.add(name);
-  }
+  checkDistinct(home, entries);
   await edit(home, options, (file) => {
     let text = file.text;
     for (const { name, entry } of entries) {
@@ -55,11 +50,20 @@ export const addServer = (home: string, name: string, entry: Record<string, unkn
   addServers(home, [{ name, entry }], options);
 
 /** Replace one server's entry as a whole (the name stays). */
-export async function updateServer(home: string, name: string, entry: Record<string, unknown>, options: WriteOptions = {}): Promise<void> {
-  checkEntry(home, name, entry);
+export const updateServer = (home: string, name: string, entry: Record<string, unknown>, options: WriteOptions = {}): Promise<void> =>
+  updateServers(home, [{ name, entry }], options);
+
+/** Replace several existing entries in one write: all of them or none. */
+export async function updateServers(home: string, entries: NamedEntry[], options: WriteOptions = {}): Promise<void> {
+  if (entries.length === 0) throw new AppFailure('invalid_input', 'no servers to update');
+  checkDistinct(home, entries);
   await edit(home, options, (file) => {
-    requireServer(file, name);
-    return applyEdits(file.text, modify(file.text, [file.key, name], entry, FORMAT));
+    let text = file.text;
+    for (const { name, entry } of entries) {
+      requireServer(file, name);
+      text = applyEdits(text, modify(text, [file.key, name], entry, FORMAT));
+    }
+    return text;
   });
 }
 
@@ -89,6 +93,16 @@ interface OwnFile {
   /** "servers", or "mcpServers" in a file kept in Claude Desktop's shape. */
   key: 'servers' | 'mcpServers';
   servers: Record<string, unknown>;
+}
+
+/** Every entry valid and named once. */
+function checkDistinct(home: string, entries: NamedEntry[]): void {
+  const names = new Set<string>();
+  for (const { name, entry } of entries) {
+    checkEntry(home, name, entry);
+    if (names.has(name)) throw new AppFailure('invalid_input', `server "${name}" is given twice`);
+    names.add(name);
+  }
 }
 
 function checkEntry(home: string, name: string, entry: unknown): void {

@@ -3,7 +3,7 @@ import type { MovedSecrets, PlainSecretField, PlainSecretProposal, PlainSecretSc
 import { AppFailure } from '../app-error';
 import { readTextIfExists, versionOf, writeFileAtomic } from '../config/atomic-file';
 import { rawEntries } from '../config/claude-desktop';
-import { updateServer } from '../config/config-writer';
+import { updateServers } from '../config/config-writer';
 import { serversFile } from '../data-home';
 import { systemClock, type Clock, type SecretVault } from '../ports';
 import { checkSecretName } from './secret-name';
@@ -122,7 +122,7 @@ export async function movePlainSecrets(home: string, vault: SecretVault, request
     }
   }
 
-  await rewrite(home, path, original, plan, vault, backupPath);
+  await rewrite(home, original, plan, vault, backupPath);
   return { moved: plan.map((p) => p.item.secretName), ...(backupPath ? { backupPath } : {}) };
 }
 
@@ -147,27 +147,23 @@ async function planMoves(text: string, vault: SecretVault, items: PlainSecretPro
   });
 }
 
-/** One writer call per server; the first is checked against the file the plan was made from. */
-async function rewrite(home: string, path: string, original: string, plan: PlannedMove[], vault: SecretVault, backupPath: string | undefined): Promise<void> {
-  const entries = rawEntries(original);
+/** One atomic write for every server, checked against the file the plan was made from: all or nothing. */
+async function rewrite(home: string, original: string, plan: PlannedMove[], vault: SecretVault, backupPath: string | undefined): Promise<void> {
+  const raw = rawEntries(original);
   const servers = [...new Set(plan.map((p) => p.item.server))];
-  let expectedVersion = versionOf(original);
-  for (const [index, server] of servers.entries()) {
-    const entry = structuredClone(entries[server]!) as Record<string, Record<string, unknown>>;
-    for (const { item, reference } of plan.filter((p) => p.item.server === server)) entry[item.field]![item.key] = reference;
-    try {
-      await updateServer(home, server, entry, { expectedVersion });
-    } catch (error) {
-      // Servers already rewritten refer to their stored secrets, so only the rest is rolled back.
-      const left = plan.filter((p) => servers.indexOf(p.item.server) >= index).map((p) => p.item.secretName);
-      await rollBack(vault, left);
-      if (index === 0 && backupPath) await rm(backupPath, { force: true });
-      const done = servers.slice(0, index);
-      const detail = error instanceof Error ? error.message : String(error);
-      const code = error instanceof AppFailure ? error.code : 'internal';
-      throw new AppFailure(code, `servers.json could not be rewritten for server "${server}": ${detail}${done.length ? `; already moved: ${done.join(', ')}` : '; nothing was moved'}`);
-    }
-    expectedVersion = versionOf(await readTextIfExists(path));
+  const entries = servers.map((name) => {
+    const entry = structuredClone(raw[name]!) as Record<string, Record<string, unknown>>;
+    for (const { item, reference } of plan.filter((p) => p.item.server === name)) entry[item.field]![item.key] = reference;
+    return { name, entry };
+  });
+  try {
+    await updateServers(home, entries, { expectedVersion: versionOf(original) });
+  } catch (error) {
+    await rollBack(vault, plan.map((p) => p.item.secretName));
+    if (backupPath) await rm(backupPath, { force: true });
+    const detail = error instanceof Error ? error.message : String(error);
+    const code = error instanceof AppFailure ? error.code : 'internal';
+    throw new AppFailure(code, `servers.json could not be rewritten: ${detail}; nothing was moved`);
   }
 }
 

@@ -11,6 +11,7 @@ import {
   setServerEnabled,
   STALE_MESSAGE,
   updateServer,
+  updateServers,
 } from '../../../src-main/core/config/config-writer';
 import { loadConfig } from '../../../src-main/core/config/load-config';
 
@@ -185,5 +186,31 @@ describe('config writer', () => {
     await expectRefused(() => removeServer(home, 'a'), `${file}: "servers" must be an object of named servers; fix the file by hand first`);
     await writeFile(file, '[1]');
     await expectRefused(() => removeServer(home, 'a'), `${file}: the top level must be an object; fix the file by hand first`);
+  });
+
+  describe('updateServers', () => {
+    it('replaces several entries in one write, keeping comments and unknown keys', async () => {
+      await writeFile(file, COMMENTED);
+      await updateServers(home, [
+        { name: 'fs', entry: { command: 'npx', args: ['-y', 'fs', '/tmp'] } },
+        { name: 'gh', entry: { url: 'https://gh.example/v2' } },
+      ]);
+      const text = await readFile(file, 'utf8');
+      expect(text).toContain('// my servers, hand-written');
+      expect((await json()).servers).toEqual({ fs: { command: 'npx', args: ['-y', 'fs', '/tmp'] }, gh: { url: 'https://gh.example/v2' } });
+      expect((await json()).theme).toEqual({ keep: 'me' });
+    });
+
+    it('writes nothing when any one entry is missing or invalid', async () => {
+      await writeFile(file, COMMENTED);
+      await expectRefused(
+        () => updateServers(home, [{ name: 'fs', entry: { command: 'x' } }, { name: 'nope', entry: { command: 'y' } }]),
+        'no server "nope" in servers.json',
+      );
+      await expectRefused(
+        () => updateServers(home, [{ name: 'fs', entry: { command: 'x' } }, { name: 'gh', entry: { command: 'y', url: 'https://z' } }]),
+        'server "gh": has both "command" and "url"; a server is either local (command) or remote (url)',
+      );
+    });
   });
 });

@@ -193,25 +193,24 @@ describe('moving plain secrets (memory vault)', () => {
     const vault = new MemoryVault();
     const { proposals } = await findPlainSecrets(home, vault);
     await expect(movePlainSecrets(home, vault, { items: proposals, backup: true })).rejects.toThrow(
-      'servers.json could not be rewritten for server "github": server "github": has both "command" and "url"; a server is either local (command) or remote (url); nothing was moved',
+      'servers.json could not be rewritten: server "github": has both "command" and "url"; a server is either local (command) or remote (url); nothing was moved',
     );
     expect(await readFile(file(), 'utf8')).toBe(broken);
     expect(await vault.list()).toEqual([]);
     expect(await readdir(home)).toEqual(['servers.json']);
   });
 
-  it('a later server the writer refuses: earlier ones stay moved, its own secrets are rolled back', async () => {
+  it('a later server the writer refuses: one write for all, so the earlier ones are not moved either', async () => {
     const broken = text.replace('"api": { "url"', '"api": { "command": "x", "url"');
     await writeFile(file(), broken);
     const vault = new MemoryVault();
     const { proposals } = await findPlainSecrets(home, vault);
+    expect(new Set(proposals.map((p) => p.server))).toEqual(new Set(['github', 'api']));
     await expect(movePlainSecrets(home, vault, { items: proposals, backup: false })).rejects.toThrow(
-      'servers.json could not be rewritten for server "api": server "api": has both "command" and "url"; a server is either local (command) or remote (url); already moved: github',
+      'servers.json could not be rewritten: server "api": has both "command" and "url"; a server is either local (command) or remote (url); nothing was moved',
     );
-    expect(await vault.list()).toEqual(['github-GITHUB_TOKEN']);
-    const after = await readFile(file(), 'utf8');
-    expect(after).toContain('"GITHUB_TOKEN": "${secret:github-GITHUB_TOKEN}"');
-    expect(after).toContain('Bearer tok_plain2');
+    expect(await vault.list()).toEqual([]);
+    expect(await readFile(file(), 'utf8')).toBe(broken);
   });
 
   it('reports a missing servers.json by its path', async () => {
