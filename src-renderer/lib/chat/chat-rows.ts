@@ -164,6 +164,8 @@ export function buildRows(
       if (segment.text === '' && calls.length === 0) return;
       rows.push({ key: `live${j}`, kind: 'assistant', text: segment.text, calls, streaming: streaming && j === live.segments.length - 1 });
     });
+    // Sent, nothing back yet: a placeholder so the wait is visible.
+    if (streaming && !rows.some((r) => r.key.startsWith('live') && r.kind === 'assistant')) rows.push({ key: 'live-wait', kind: 'assistant', text: '', calls: [], streaming: true });
     if (live.state === 'failed') rows.push({ key: 'live-error', kind: 'status', tone: 'error', text: live.error ?? 'the turn failed' });
     else if (live.state === 'cancelled') rows.push({ key: 'live-cancelled', kind: 'status', tone: 'info', text: 'Turn cancelled.' });
   } else if (lastError !== undefined) {

@@ -175,7 +175,7 @@ describe.skipIf(missing !== undefined)('ApprovalDialog in Chromium', () => {
     await f.getByRole('checkbox', { name: 'Boolean' }).check();
     await f.getByRole('checkbox', { name: 'Piano' }).check();
     await f.getByLabel('Titled Single Select Enum', { exact: true }).selectOption({ label: 'Green Lantern' });
-    await page.screenshot({ path: 'test-results/chat-elicitation-form.png' });
+    await page.screenshot({ path: 'test-results/chat-elicitation-form-component.png' });
     const before = (await answers()).length;
     await f.getByRole('button', { name: 'Send' }).click();
     expect(await answers()).toHaveLength(before + 1);

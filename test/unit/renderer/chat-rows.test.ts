@@ -92,6 +92,15 @@ describe('buildRows', () => {
     expect(liveCall).toMatchObject({ callId: 't9', state: 'running', progress: { progress: 2, total: 4 }, startedAt: 100 });
   });
 
+  it('shows a waiting placeholder until the first delta or card arrives, and not once the turn ended', () => {
+    expect(buildRows([], emptyTurn('hi')).map((r) => [r.key, r.kind === 'assistant' && r.streaming])).toEqual([
+      ['live-user', false],
+      ['live-wait', true],
+    ]);
+    expect(buildRows([], withDelta(emptyTurn('hi'), 'H')).map((r) => r.key)).toEqual(['live-user', 'live0']);
+    expect(buildRows([], withState(emptyTurn('hi'), 'done')).map((r) => r.key)).toEqual(['live-user']);
+  });
+
   it('does not show a live card twice once the stored conversation has its call', () => {
     const live = withCard(emptyTurn(), card('t1', 'succeeded', { elapsedMs: 40 }));
     const rows = buildRows(stored, live);
