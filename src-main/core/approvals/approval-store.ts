@@ -58,16 +58,16 @@ export class ApprovalStore {
   }
 
   lookup(tool: CatalogTool): GrantLookup {
-    const current = fingerprint(toolDefinition(tool));
+    // Hash the definition only when a grant needs comparing: most calls have none.
     const byTool = this.grants.tools[tool.server]?.[tool.tool];
     if (byTool) {
-      return byTool.fingerprint === current ? { kind: 'granted', scope: 'tool' } : { kind: 'changed', scope: 'tool', approved: byTool.definition };
+      return byTool.fingerprint === fingerprintOf(tool) ? { kind: 'granted', scope: 'tool' } : { kind: 'changed', scope: 'tool', approved: byTool.definition };
     }
     const serverTools = this.grants.servers[tool.server];
     if (!serverTools) return { kind: 'none' };
     const byServer = serverTools[tool.tool];
     if (!byServer) return { kind: 'new_tool_on_server' };
-    return byServer.fingerprint === current ? { kind: 'granted', scope: 'server' } : { kind: 'changed', scope: 'server', approved: byServer.definition };
+    return byServer.fingerprint === fingerprintOf(tool) ? { kind: 'granted', scope: 'server' } : { kind: 'changed', scope: 'server', approved: byServer.definition };
   }
 
   async grantTool(tool: CatalogTool): Promise<void> {
@@ -107,4 +107,15 @@ export class ApprovalStore {
 function approved(tool: CatalogTool): Approved {
   const definition = toolDefinition(tool);
   return { fingerprint: fingerprint(definition), definition };
+}
+
+/** A catalog tool object is immutable once listed, so its fingerprint is computed once. */
+const fingerprints = new WeakMap<CatalogTool, string>();
+function fingerprintOf(tool: CatalogTool): string {
+  let print = fingerprints.get(tool);
+  if (print === undefined) {
+    print = fingerprint(toolDefinition(tool));
+    fingerprints.set(tool, print);
+  }
+  return print;
 }

@@ -45,7 +45,7 @@ export class ChatService {
     this.broker = new ApprovalBroker({
       store: this.approvals,
       settings: () => {
-        const { rules, autoAllowReadOnly } = this.settings.get();
+        const { rules, autoAllowReadOnly } = this.settings.peek();
         return { rules, autoAllowReadOnly, serverApproval: deps.serverApproval };
       },
       emit: (event) => this.emit(event),

@@ -5,20 +5,19 @@ import type { CatalogTool, ToolResult, ToolRuntime } from './tool-runtime';
 
 /** The chat's ToolRuntime port over the MCP manager's catalog: enabled tools only, calls by namespaced name. */
 export function managerToolRuntime(manager: Pick<McpManager, 'tools' | 'callTool'>): ToolRuntime {
+  // manager.tools() returns the same array until the catalog changes: rebuild only then.
+  let source: ReturnType<McpManager['tools']> | undefined;
+  let listed: CatalogTool[] = [];
+  const listTools = (): CatalogTool[] => {
+    const current = manager.tools();
+    if (current !== source) {
+      source = current;
+      listed = toCatalog(current);
+    }
+    return listed;
+  };
   return {
-    listTools: (): CatalogTool[] =>
-      manager
-        .tools()
-        .filter((t) => t.enabled)
-        .map((t) => ({
-          name: t.name,
-          server: t.server,
-          tool: t.tool,
-          ...(t.title !== undefined ? { title: t.title } : {}),
-          description: t.description ?? '',
-          inputSchema: t.inputSchema,
-          annotations: { ...(t.annotations ?? {}) },
-        })),
+    listTools,
     callTool: async (name, args, { signal, onProgress }): Promise<ToolResult> => {
       const result = await manager.callTool(name, args, { signal, onProgress });
       return {
@@ -28,6 +27,20 @@ export function managerToolRuntime(manager: Pick<McpManager, 'tools' | 'callTool
       };
     },
   };
+}
+
+function toCatalog(tools: ReturnType<McpManager['tools']>): CatalogTool[] {
+  return tools
+    .filter((t) => t.enabled)
+    .map((t) => ({
+      name: t.name,
+      server: t.server,
+      tool: t.tool,
+      ...(t.title !== undefined ? { title: t.title } : {}),
+      description: t.description ?? '',
+      inputSchema: t.inputSchema,
+      annotations: { ...(t.annotations ?? {}) },
+    }));
 }
 
 function toContentBlock(part: ResultPart): ContentBlock {

@@ -87,6 +87,11 @@ export class ChatSettingsStore {
     return structuredClone(this.current);
   }
 
+  /** The current settings without a copy, for hot paths that only read (the broker on every call). */
+  peek(): Readonly<ChatSettings> {
+    return this.current;
+  }
+
   async set(next: ChatSettings): Promise<void> {
     const problem = baseUrlProblem(next.baseUrl);
     if (problem) throw new AppFailure('invalid_input', problem);
