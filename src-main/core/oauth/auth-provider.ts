@@ -26,10 +26,10 @@ export class SignInRequiredError extends UnauthorizedError {
   }
 }
 
-/** A server kept asking for more scope after MAX_STEP_UPS sign-ins in a row (O11): stop asking. */
+/** A request still met insufficient_scope after MAX_STEP_UPS sign-ins (the first one included): stop asking (O11). */
 export class StepUpLimitError extends Error {
   constructor(server: string, scope: string | undefined) {
-    super(`${server} still refuses with insufficient_scope after ${MAX_STEP_UPS} sign-ins for more permissions${scope ? ` (scope "${scope}")` : ''}; not asking again`);
+    super(`${server} still refuses with insufficient_scope after ${MAX_STEP_UPS} sign-ins${scope ? ` (scope "${scope}")` : ''}; not asking again`);
     this.name = 'StepUpLimitError';
   }
 }
@@ -209,7 +209,7 @@ export class SwitchboardAuthProvider implements OAuthClientProvider {
     const session = this.deps.store.session(this.name);
     if (session.stepUpPending) {
       session.wantedScope = url.searchParams.get('scope') ?? session.wantedScope;
-      if (session.stepUps > MAX_STEP_UPS) throw new StepUpLimitError(this.name, session.wantedScope);
+      if (session.stepUps >= MAX_STEP_UPS) throw new StepUpLimitError(this.name, session.wantedScope);
       throw new SignInRequiredError(this.name, 'step_up', `${this.name} needs sign-in for more permissions${session.wantedScope ? ` (scope "${session.wantedScope}")` : ''}`);
     }
     throw new SignInRequiredError(this.name, 'no_credentials', `${this.name} needs sign-in`);

@@ -4,6 +4,7 @@ import {
   type OAuthDiscoveryState,
 } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { checkResourceAllowed } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AppFailure } from '../app-error';
 import { BlockedAddressError } from './guarded-fetch';
@@ -16,12 +17,13 @@ export interface Discovery {
   issuer: string;
 }
 
-/** Same resource: same origin, path and query; a single trailing "/" is not a difference. */
-export function sameResource(a: string, b: string): boolean {
-  if (!URL.canParse(a) || !URL.canParse(b)) return false;
-  const [x, y] = [new URL(a), new URL(b)];
-  const path = (u: URL) => u.pathname.replace(/\/$/, '');
-  return x.origin === y.origin && path(x) === path(y) && x.search === y.search;
+/**
+ * The protected-resource metadata speaks for this server (O3): same origin, and its path is the
+ * server's path or a parent of it on a segment boundary (RFC 9728 root metadata names the origin).
+ */
+export function resourceCoversServer(resource: string, serverUrl: string): boolean {
+  if (!URL.canParse(resource) || !URL.canParse(serverUrl)) return false;
+  return checkResourceAllowed({ requestedResource: canonicalServerUri(serverUrl), configuredResource: resource });
 }
 
 /** Issuer identifiers compare as parsed URLs, tolerating one trailing "/" (RFC 8414 §3.3). */
@@ -52,7 +54,7 @@ export async function discover(serverName: string, serverUrl: string, fetchFn: F
     if (error instanceof BlockedAddressError) throw refuse(error.message);
     // No protected-resource metadata: the 2025-03-26 rule, the server's origin is the authorization server.
   }
-  if (prm && !sameResource(prm.resource, serverUrl)) {
+  if (prm && !resourceCoversServer(prm.resource, serverUrl)) {
     throw refuse(`its protected-resource metadata is for ${JSON.stringify(prm.resource)}, not for ${serverUrl}; refusing to request a token for another resource`);
   }
   const issuer = prm?.authorization_servers?.[0] ?? new URL('/', serverUrl).href;
@@ -62,8 +64,16 @@ export async function discover(serverName: string, serverUrl: string, fetchFn: F
   } catch (error) {
     throw refuse(`the authorization server metadata of ${issuer} could not be read (${error instanceof Error ? error.message : String(error)})`);
   }
-  if (!metadata) throw refuse(`the authorization server ${issuer} publishes no metadata (RFC 8414 or OpenID discovery)`);
-  if (!sameIssuer(metadata.issuer, issuer)) {
+  // A server of the 2025-03-26 revision (no protected-resource metadata) has its origin for
+  // authorization base: no issuer was named to us, so none can be contradicted, and without any
+  // metadata the SDK uses that revision's default endpoints. A named authorization server must
+  // publish metadata naming itself (O2).
+  const legacy = !prm?.authorization_servers?.length;
+  if (!metadata) {
+    if (legacy) return { issuer, resource: canonicalServerUri(serverUrl), state: { authorizationServerUrl: issuer, resourceMetadata: prm } };
+    throw refuse(`the authorization server ${issuer} publishes no metadata (RFC 8414 or OpenID discovery)`);
+  }
+  if (!legacy && !sameIssuer(metadata.issuer, issuer)) {
     throw refuse(`the authorization server metadata fetched for ${issuer} names a different issuer, ${JSON.stringify(metadata.issuer)}`);
   }
   const methods = metadata.code_challenge_methods_supported;

@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalServerUri, sameIssuer, sameResource } from '../../../src-main/core/oauth/discovery';
+import { canonicalServerUri, resourceCoversServer, sameIssuer } from '../../../src-main/core/oauth/discovery';
 
-describe('sameResource (O3)', () => {
+describe('resourceCoversServer (O3)', () => {
   it.each([
     ['https://mcp.example/mcp', 'https://mcp.example/mcp'],
-    ['https://mcp.example/mcp/', 'https://mcp.example/mcp'],
     ['https://MCP.example:443/mcp', 'https://mcp.example/mcp'],
-    ['https://mcp.example', 'https://mcp.example/'],
-  ])('%s is %s', (a, b) => expect(sameResource(a, b)).toBe(true));
+    ['https://mcp.example', 'https://mcp.example/mcp'],
+    ['https://mcp.example/tenant', 'https://mcp.example/tenant/mcp'],
+  ])('metadata for %s speaks for %s', (resource, server) => expect(resourceCoversServer(resource, server)).toBe(true));
 
   it.each([
-    ['https://mcp.example/', 'https://mcp.example/mcp'],
     ['https://evil.example/mcp', 'https://mcp.example/mcp'],
     ['http://mcp.example/mcp', 'https://mcp.example/mcp'],
     ['https://mcp.example:8443/mcp', 'https://mcp.example/mcp'],
     ['https://mcp.example/mcp/other', 'https://mcp.example/mcp'],
+    ['https://mcp.example/mc', 'https://mcp.example/mcp'],
     ['not a url', 'https://mcp.example/mcp'],
-  ])('%s is not %s', (a, b) => expect(sameResource(a, b)).toBe(false));
+  ])('metadata for %s does not speak for %s', (resource, server) => expect(resourceCoversServer(resource, server)).toBe(false));
 });
 
 describe('sameIssuer (O2)', () => {
