@@ -9,6 +9,7 @@ import { serversFile } from './data-home';
 import type { ChatHandlers } from './chat/chat-handlers';
 import type { ChatService } from './chat/chat-service';
 import { createChat } from './chat/create-chat';
+import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { EventHub } from './event-hub';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
 import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
@@ -61,6 +62,8 @@ export class SwitchboardCore {
       authProviderFor: this.signIn.providerFor,
       expand: (config) => expandServerConfig(config, process.env, deps.vault),
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
+      // Elicitation and sampling go to the chat's broker (A5); the chat exists by the time a server connects.
+      clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },
       ...deps.mcp,
     });
     this.mcp.onChange(() => this.events.emit('serversChanged', this.snapshot()));

@@ -21,7 +21,7 @@ import { DEFAULT_TEXT_CAP, mapCallResult, type ToolCallResult } from './call-res
 import { launchHash } from './launch-hash';
 import { loginShellPath } from './login-path';
 import { isSessionExpired } from './remote-connect';
-import { realScheduler, ServerConnection, type ExpandResult, type Scheduler } from './server-connection';
+import { realScheduler, ServerConnection, type ClientSetup, type ExpandResult, type Scheduler } from './server-connection';
 import type { ServerState } from './server-state';
 import { DEFAULT_MAX_LINE_BYTES } from './stdio-transport';
 import { buildCatalog, type Catalog, type CatalogTool } from './tool-catalog';
@@ -50,6 +50,8 @@ export interface McpManagerDeps {
   expand?: (config: ServerConfig) => Promise<ExpandResult>;
   /** Trust gate for stdio servers the user did not write through Switchboard; absent = never trusted. */
   trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
+  /** Elicitation and sampling: capabilities to declare and handlers to register on each Client (the chat's). */
+  clientSetup?: ClientSetup;
   /** OAuth for remote servers (SDK OAuthClientProvider); undefined = no sign-in for that server. */
   authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
 }
@@ -159,6 +161,7 @@ export class McpManager {
       ...(this.deps.expand ? { expand: this.deps.expand } : {}),
       ...(this.deps.trust ? { trust: this.deps.trust } : {}),
       ...(this.deps.authProviderFor ? { authProviderFor: this.deps.authProviderFor } : {}),
+      ...(this.deps.clientSetup ? { clientSetup: this.deps.clientSetup } : {}),
       roots: () => this.rootList,
       onChange: (connection: ServerConnection) => this.connectionChanged(connection),
       onResourceUpdated: (server: string, uri: string) => {

@@ -8,6 +8,7 @@ import {
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
+  type ClientCapabilities,
   type Prompt,
   type Resource,
   type Root,
@@ -40,6 +41,12 @@ export const realScheduler: Scheduler = {
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
 
+/** Extra capabilities and request handlers (elicitation, sampling) put on every Client before it connects. */
+export interface ClientSetup {
+  capabilities: ClientCapabilities;
+  register: (client: Client, server: string) => void;
+}
+
 export interface ConnectionDeps {
   logger: Logger;
   clock: Clock;
@@ -54,6 +61,7 @@ export interface ConnectionDeps {
   trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
   authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
   roots: () => Root[];
+  clientSetup?: ClientSetup;
   /** State, logs or lists changed. */
   onChange: (connection: ServerConnection) => void;
   onResourceUpdated: (server: string, uri: string) => void;
@@ -319,8 +327,10 @@ export class ServerConnection {
   }
 
   private makeClient(): Client {
-    const client = new Client(CLIENT_INFO, { capabilities: { roots: { listChanged: true } } });
+    const setup = this.deps.clientSetup;
+    const client = new Client(CLIENT_INFO, { capabilities: { ...setup?.capabilities, roots: { listChanged: true } } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.deps.roots() }));
+    setup?.register(client, this.name);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshSoon(client, 'tools'));
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.refreshSoon(client, 'resources'));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.refreshSoon(client, 'prompts'));

@@ -76,7 +76,8 @@ describe('switchboard CLI', () => {
   it('tools of an unknown server fails with exit 1 and names it', async () => {
     const { code, stderr } = await run('tools', 'nope');
     expect(code).toBe(1);
-    expect(stderr).toBe('switchboard: no server named "nope"\n');
+    // toContain, not toBe: under load Node itself may add a warning line; our line must be there exactly.
+    expect(stderr).toContain('switchboard: no server named "nope"\n');
   });
 
   it('call runs one tool and prints its text', async () => {
@@ -94,7 +95,7 @@ describe('switchboard CLI', () => {
   it('call to a server that is down fails with exit 1 and the reason', async () => {
     const { code, stderr } = await run('call', 'crash', 'anything');
     expect(code).toBe(1);
-    expect(stderr).toBe('switchboard: server "crash" is not connected (error: exited with code 1 during initialize)\n');
+    expect(stderr).toContain('switchboard: server "crash" is not connected (error: exited with code 1 during initialize)\n');
   });
 
   it('usage errors exit 2 and print the usage', async () => {

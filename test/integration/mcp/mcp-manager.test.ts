@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallResult } from '../../../src-main/core/mcp/call-result';
 import { launchHash } from '../../../src-main/core/mcp/launch-hash';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
@@ -417,6 +418,36 @@ describe('resources, prompts and roots', () => {
     await m.callTool('everything__toggle-subscriber-updates', {});
     for (let i = 0; i < 400 && updates.length === 0; i++) await new Promise((d) => setTimeout(d, 25));
     expect(updates[0]).toBe(`everything ${uri}`);
+  });
+});
+
+describe('requests from servers', () => {
+  it('declares the capabilities it is given and routes sampling and elicitation to the registered handlers, per server', async () => {
+    const asked: string[] = [];
+    m = manager(home, {
+      clientSetup: {
+        capabilities: { sampling: {}, elicitation: { form: {} } },
+        register: (client, server) => {
+          client.setRequestHandler(CreateMessageRequestSchema, () => {
+            asked.push(`sampling from ${server}`);
+            return { role: 'assistant', content: { type: 'text', text: 'canned reply' }, model: 'test-model' };
+          });
+          client.setRequestHandler(ElicitRequestSchema, () => {
+            asked.push(`elicitation from ${server}`);
+            return { action: 'decline' };
+          });
+        },
+      },
+    });
+    await m.apply([stdio('everything', [EVERYTHING, 'stdio'])]);
+    await waitForState(m, 'everything', is('connected'));
+    // server-everything adds these tools only for clients that declare the capabilities (tools/list_changed).
+    for (let i = 0; i < 100 && !m.tools('everything').some((t) => t.tool === 'trigger-elicitation-request'); i++) await new Promise((d) => setTimeout(d, 20));
+    const sampled = await m.callTool('everything__trigger-sampling-request', { prompt: 'hi', maxTokens: 10 });
+    expect(textOf(sampled)).toContain('canned reply');
+    const elicited = await m.callTool('everything__trigger-elicitation-request', {});
+    expect(textOf(elicited)).toMatch(/decline/i);
+    expect(asked).toEqual(['sampling from everything', 'elicitation from everything']);
   });
 });
 
