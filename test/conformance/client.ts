@@ -2,7 +2,7 @@
 // connection code (connectRemote, the SDK transports), with the one browser step replaced by
 // fetch(url, { redirect: 'manual' }) that carries the code to our loopback listener.
 // Usage (by the runner): client.ts <server-url>, MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT.
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { discoverOAuthServerInfo, UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -103,6 +103,51 @@ async function withClientCredentials(): Promise<void> {
   await session.client.close();
 }
 
+/**
+ * SEP-990 (enterprise-managed authorization), an extension Switchboard itself does not offer:
+ * the ID token is exchanged at the IdP for an ID-JAG (RFC 8693), which the SDK's auth() then
+ * presents as a JWT bearer grant (RFC 7523) through prepareTokenRequest.
+ */
+async function withEnterpriseGrant(): Promise<void> {
+  const info = await discoverOAuthServerInfo(serverUrl);
+  const audience = info.authorizationServerMetadata?.issuer ?? info.authorizationServerUrl;
+  const resource = info.resourceMetadata?.resource ?? serverUrl;
+  let tokens: Awaited<ReturnType<OAuthClientProvider['tokens']>>;
+  const authProvider: OAuthClientProvider = {
+    redirectUrl: undefined,
+    clientMetadata: { redirect_uris: [], grant_types: ['urn:ietf:params:oauth:grant-type:jwt-bearer'], token_endpoint_auth_method: 'client_secret_basic' },
+    clientInformation: () => ({ client_id: context.client_id ?? '', client_secret: context.client_secret ?? '' }),
+    tokens: () => tokens,
+    saveTokens: (t) => void (tokens = t),
+    redirectToAuthorization: () => {
+      throw new Error('no browser in this flow');
+    },
+    saveCodeVerifier: () => undefined,
+    codeVerifier: () => '',
+    prepareTokenRequest: async () => {
+      const exchange = await fetch(context.idp_token_endpoint ?? '', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+          requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+          subject_token: context.idp_id_token ?? '',
+          subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+          audience,
+          resource,
+          client_id: context.idp_client_id ?? '',
+        }),
+      });
+      if (!exchange.ok) throw new Error(`the IdP refused the token exchange (HTTP ${exchange.status})`);
+      const { access_token: assertion } = (await exchange.json()) as { access_token: string };
+      return new URLSearchParams({ grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion });
+    },
+  };
+  const session = await connectRemote(makeClient, server, { authProvider, timeoutMs: 20_000 });
+  await exercise(session.client);
+  await session.client.close();
+}
+
 async function plain(): Promise<void> {
   const client = makeClient();
   await client.connect(new StreamableHTTPClientTransport(new URL(serverUrl)));
@@ -112,6 +157,7 @@ async function plain(): Promise<void> {
 
 try {
   if (scenario.startsWith('auth/client-credentials')) await withClientCredentials();
+  else if (scenario === 'auth/cross-app-access-complete-flow') await withEnterpriseGrant();
   else if (scenario.startsWith('auth/')) await withSignIn();
   else await plain();
   process.exit(0);
