@@ -5,7 +5,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     reporters: ['default', './test/support/summary-reporter.ts'],
-    testTimeout: 30_000,
+    // Real servers and a real browser on 2 shared cores: generous ceilings; hangs still fail.
+    testTimeout: 60_000,
     hookTimeout: 30_000,
     // Real servers and a real browser: keep parallelism within a 2-core machine.
     maxWorkers: 2,

@@ -5,6 +5,15 @@ import type { SecretVault } from '../ports';
 
 export const KEYCHAIN_SERVICE = 'Switchboard';
 
+/**
+ * One keychain service per profile: the default data home uses "Switchboard"; a SWITCHBOARD_HOME
+ * profile gets "Switchboard (<home>)", so two profiles never see or overwrite each other's secrets.
+ */
+export function keychainServiceFor(env: NodeJS.ProcessEnv = process.env): string {
+  const home = env.SWITCHBOARD_HOME?.trim();
+  return home ? `${KEYCHAIN_SERVICE} (${home})` : KEYCHAIN_SERVICE;
+}
+
 type Keytar = typeof KeytarModule;
 
 /** Thrown when there is no OS keychain to use; we never fall back to plain text (SECURITY S1). */
@@ -17,7 +26,7 @@ export class KeychainUnavailableError extends AppFailure {
 /** The SecretVault port on the OS keychain (macOS Keychain, Windows Credential Vault, libsecret). */
 export class KeytarVault implements SecretVault {
   constructor(
-    private readonly service = KEYCHAIN_SERVICE,
+    private readonly service = keychainServiceFor(),
     private readonly keytar: Keytar = loadKeytar(),
   ) {}
 

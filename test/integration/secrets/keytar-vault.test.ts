@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
+import { keychainServiceFor, KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
 import { secretHandlers } from '../../../src-main/core/secrets/secret-handlers';
 
 const hasKeychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
@@ -59,6 +59,30 @@ describe.skipIf(!hasKeychain)(`KeytarVault on the real OS keychain${skipReason}`
     expect(await vault.list()).toEqual(before);
     expect(await vault.get('KEEP_ME')).toBe('still-here');
     expect(await vault.get('oauth/tokens/abc')).toBe('token-json');
+  });
+});
+
+describe.skipIf(!hasKeychain)(`one keychain service per profile${skipReason}`, () => {
+  it('names the default profile "Switchboard" and a SWITCHBOARD_HOME profile after its home', () => {
+    expect(keychainServiceFor({})).toBe('Switchboard');
+    expect(keychainServiceFor({ SWITCHBOARD_HOME: '/p/work' })).toBe('Switchboard (/p/work)');
+  });
+
+  it("keeps two profiles' secrets apart in the real keychain", async () => {
+    const tag = randomBytes(4).toString('hex');
+    const work = new KeytarVault(keychainServiceFor({ SWITCHBOARD_HOME: `/tmp/profile-work-${tag}` }));
+    const home = new KeytarVault(keychainServiceFor({ SWITCHBOARD_HOME: `/tmp/profile-home-${tag}` }));
+    try {
+      await work.set('GITHUB_TOKEN', 'work-value');
+      await home.set('GITHUB_TOKEN', 'home-value');
+      expect(await work.get('GITHUB_TOKEN')).toBe('work-value');
+      expect(await home.get('GITHUB_TOKEN')).toBe('home-value');
+      await work.delete('GITHUB_TOKEN');
+      expect(await home.list()).toEqual(['GITHUB_TOKEN']);
+    } finally {
+      await work.delete('GITHUB_TOKEN');
+      await home.delete('GITHUB_TOKEN');
+    }
   });
 });
 
