@@ -125,23 +125,30 @@ export class McpManager {
       }
     }
     await Promise.all(stopping);
+    const added: ServerConnection[] = [];
     for (const config of configs) {
       const existing = this.connections.get(config.name);
-      if (existing) {
-        const enabledChanged = existing.config.enabled !== config.enabled;
-        existing.updateConfig(config);
-        if (this.mcpDisabled) {
-          if (!wasDisabled) void existing.disable(this.offReason(config));
-        } else if (enabledChanged || wasDisabled) void existing.reconnect();
-        continue;
-      }
-      const cached = config.enabled ? await this.cache.read(launchHash(config)) : undefined;
-      const connection = new ServerConnection(config, this.connectionDeps(), cached);
+      if (!existing) continue;
+      const enabledChanged = existing.config.enabled !== config.enabled;
+      existing.updateConfig(config);
+      if (this.mcpDisabled) {
+        if (!wasDisabled) void existing.disable(this.offReason(config));
+      } else if (enabledChanged || wasDisabled) void existing.reconnect();
+    }
+    // Fast start: every cached catalog is read (in parallel) and published before any server
+    // spawns, so the catalog is whole at once instead of racing the servers' start-up for CPU.
+    const fresh = configs.filter((c) => !this.connections.has(c.name));
+    const cached = await Promise.all(fresh.map((c) => (c.enabled ? this.cache.read(launchHash(c)) : undefined)));
+    fresh.forEach((config, i) => {
+      const connection = new ServerConnection(config, this.connectionDeps(), cached[i]);
       this.connections.set(config.name, connection);
-      if (this.mcpDisabled) void connection.disable(this.offReason(config));
+      added.push(connection);
+    });
+    this.changed();
+    for (const connection of added) {
+      if (this.mcpDisabled) void connection.disable(this.offReason(connection.config));
       else connection.start();
     }
-    this.changed();
   }
 
   private offReason(config: ServerConfig): string {

@@ -18,7 +18,7 @@ export interface StdioLaunch {
   onNoise: (line: string) => void;
 }
 
-export const DEFAULT_MAX_LINE_BYTES = 4 * 1024 * 1024;
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 
 /**
  * Process groups started and not yet swept. If this process dies without stopping its

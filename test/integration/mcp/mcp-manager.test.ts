@@ -35,9 +35,12 @@ afterEach(async () => {
   await cleanup();
 });
 
+/** The noisy fixture's huge line is 5 MiB: a 4 MiB cap makes it one line too many. */
+const HUGE_LINE_CAP = 4 * 1024 * 1024;
+
 describe('connection states', () => {
   it('gives every failing server its own state and exact reason while the healthy ones connect', async () => {
-    m = manager(home);
+    m = manager(home, { maxLineBytes: HUGE_LINE_CAP });
     await m.apply([
       stdio('everything', [EVERYTHING, 'stdio']),
       stdio('crash', [fixture('crash-on-start.mjs')]),
@@ -70,7 +73,7 @@ describe('connection states', () => {
   });
 
   it('ends only the offending server when a huge stdout line arrives mid-call', async () => {
-    m = manager(home);
+    m = manager(home, { maxLineBytes: HUGE_LINE_CAP });
     await m.apply([stdio('noisy', [fixture('noisy-stdout.mjs')]), toolbox('calm')]);
     await m.settled(20_000);
     await expect(m.callTool('noisy__huge', {})).rejects.toThrow(
