@@ -5,21 +5,29 @@ import type { CatalogTool } from './core/mcp/tool-catalog';
 import type { ToolCallResult } from './core/mcp/call-result';
 import { doctorHint } from './core/mcp/doctor-hint';
 import type { ServerStatus } from './core/mcp/mcp-manager';
-import type { Logger, SecretVault } from './core/ports';
+import type { Logger, SecretVault, UrlOpener } from './core/ports';
 import { KeychainUnavailableError, KeytarVault } from './core/secrets/keytar-vault';
 import { SwitchboardCore } from './core/switchboard-core';
+import { SystemOpener } from './host/system-opener';
 
 const USAGE = `usage:
   switchboard status [--json]                         every server: source, state, reason and how to fix it
   switchboard tools [server] [--json]                 the tool catalog (namespaced names)
   switchboard call <server> <tool> [json-args] [--json]
                                                       call one tool; json-args is a JSON object
+  switchboard login <server>                          sign in to a remote server in your browser
+  switchboard logout <server>                         sign out; its credentials leave the keychain
 exit codes: 0 ok; 1 failure (status: some enabled server is not connected; call: the call or the tool failed); 2 usage
 config: $SWITCHBOARD_HOME/servers.json (now ${dataHome()})`;
 
 class UsageError extends Error {}
 
-type Command = { name: 'status'; json: boolean } | { name: 'tools'; server?: string; json: boolean } | { name: 'call'; server: string; tool: string; args: Record<string, unknown>; json: boolean };
+type Command =
+  | { name: 'status'; json: boolean }
+  | { name: 'tools'; server?: string; json: boolean }
+  | { name: 'call'; server: string; tool: string; args: Record<string, unknown>; json: boolean }
+  | { name: 'login'; server: string }
+  | { name: 'logout'; server: string };
 
 function parseCommand(argv: string[]): Command | 'help' {
   const json = argv.includes('--json');
@@ -40,6 +48,10 @@ function parseCommand(argv: string[]): Command | 'help' {
       if (extra !== undefined) throw new UsageError(`call takes one json-args argument; got an extra "${extra}" (quote the JSON)`);
       return { name, server, tool, args: parseArgs(rawArgs), json };
     }
+    case 'login':
+    case 'logout':
+      if (rest.length !== 1) throw new UsageError(`${name} needs exactly one server name`);
+      return { name, server: rest[0]! };
     case undefined:
       throw new UsageError('no command given');
     default:
@@ -61,6 +73,14 @@ function parseArgs(raw: string | undefined): Record<string, unknown> {
 
 const silent: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
+/** The sign-in page goes to the system browser, and its address to the terminal for a machine without one. */
+const terminalOpener: UrlOpener = {
+  open: async (url) => {
+    console.log(`open this address if no browser appears:\n  ${url}`);
+    await new SystemOpener().open(url).catch((error: unknown) => console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`));
+  },
+};
+
 /** The keychain is needed only for ${secret:…} references; without one, those servers say so and the rest work. */
 function openVault(): SecretVault {
   try {
@@ -75,6 +95,17 @@ function openVault(): SecretVault {
 
 async function run(command: Command, core: SwitchboardCore): Promise<number> {
   await core.start();
+  if (command.name === 'login') {
+    console.log(`signing in to ${command.server}: finish in your browser (Ctrl+C to give up)`);
+    const outcome = await core.handlers.signIn({ name: command.server });
+    console.log(outcome.state === 'signed_in' ? `signed in to ${command.server}` : `sign-in to ${command.server} was cancelled`);
+    return outcome.state === 'signed_in' ? 0 : 1;
+  }
+  if (command.name === 'logout') {
+    await core.handlers.signOut({ name: command.server });
+    console.log(`signed out of ${command.server}; its credentials were removed from the keychain`);
+    return 0;
+  }
   const longest = Math.max(30, ...core.mcp.statuses().map((s) => s.config.timeout)) * 1000;
   if (command.name === 'status') {
     await core.mcp.settled(longest + 1000);
@@ -183,7 +214,7 @@ async function main(argv: string[]): Promise<number> {
   const core = new SwitchboardCore({
     home: dataHome(),
     vault: openVault(),
-    opener: { open: async () => {} },
+    opener: terminalOpener,
     logger: silent,
     // Started from a terminal, this process already has the login PATH; and a CLI should not linger on stop.
     mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 500 },
