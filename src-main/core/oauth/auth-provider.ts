@@ -277,7 +277,10 @@ export class SwitchboardAuthProvider implements OAuthClientProvider {
    */
   private noteResponse(response: Response, method: string | undefined): void {
     const session = this.deps.store.session(this.name);
-    if (response.status === 403) {
+    if (response.status === 401) {
+      const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
+      session.challenge = { ...(scope ? { scope } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) };
+    } else if (response.status === 403) {
       const { error, scope } = extractWWWAuthenticateParams(response);
       if (error !== 'insufficient_scope') return;
       session.stepUpPending = true;

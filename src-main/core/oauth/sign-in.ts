@@ -105,7 +105,12 @@ export class SignInService {
   }
 
   private async run(server: RemoteServerConfig, flow: RunningFlow): Promise<void> {
-    const challenge = await this.probe(server);
+    const session = this.store.session(server.name);
+    // The challenge a connection met is the one to answer (O1); without one, ask the server.
+    const recorded = session.challenge;
+    const challenge = recorded
+      ? { ...(recorded.scope ? { scope: recorded.scope } : {}), ...(recorded.resourceMetadataUrl ? { resourceMetadataUrl: new URL(recorded.resourceMetadataUrl) } : {}) }
+      : await this.probe(server);
     const discovery = await discover(server.name, server.url, this.oauthFetch, challenge.resourceMetadataUrl);
     if (flow.cancelled) throw new SignInCancelledError(server.name);
     const registered = await this.store.readClient(discovery.state.authorizationServerUrl);
@@ -120,7 +125,6 @@ export class SignInService {
       timers: this.deps.timers,
     });
     flow.listener = listener;
-    const session = this.store.session(server.name);
     // Scope (O11): the challenge's, widened by a pending step-up; else the SDK takes scopes_supported, else none.
     const current = session.stepUpPending ? (await this.providerFor(server).tokens())?.scope : undefined;
     const scope = mergeScopes(challenge.scope, session.stepUpPending ? current : undefined, session.stepUpPending ? session.wantedScope : undefined);
@@ -160,6 +164,7 @@ export class SignInService {
     }
     session.stepUpPending = false;
     session.wantedScope = undefined;
+    session.challenge = undefined;
     callback.reply({ ok: true });
     this.deps.logger.info('signed in', { server: server.name });
   }
@@ -217,7 +222,7 @@ export class SignInService {
     await this.store.deleteBinding(server.name);
     await this.store.deleteVerifier(server.name);
     const session = this.store.session(server.name);
-    Object.assign(session, { stepUpPending: false, stepUps: 0, wantedScope: undefined, stepUpMethod: undefined });
+    Object.assign(session, { stepUpPending: false, stepUps: 0, wantedScope: undefined, stepUpMethod: undefined, challenge: undefined });
   }
 
   /** Server removal: sign out, forget its pre-registered client, and drop a registration no other server uses. */

@@ -122,6 +122,32 @@ describe('the background provider: refresh, rotation, invalid_grant and step-up 
     }
   });
 
+  it("answers the challenge the connection met, not the metadata's widest scopes (O1, O11)", async () => {
+    const epsilon = await startProtectedMcpServer({
+      name: 'epsilon',
+      issuer: as.issuer,
+      jwksUri: as.jwksUri,
+      scope: MCP_SCOPE,
+      openInitialize: true,
+      prm: { scopes_supported: [MCP_SCOPE, ADMIN_SCOPE] },
+    });
+    try {
+      const browser = new HeadlessBrowser();
+      const service = new SignInService({ vault, opener: browser, logger: new CapturingLogger(), clock });
+      const server = remoteServer('epsilon', epsilon.url);
+      const provider = service.providerFor(server);
+      const client = await connect(epsilon.url, provider);
+      await expect(client.listTools()).rejects.toThrow('epsilon needs sign-in');
+      await service.signIn(server);
+      // The probe's initialize goes through unchallenged here: only the recorded challenge says "mcp:tools".
+      expect(new URL(browser.opened[0]!).searchParams.get('scope')).toBe(MCP_SCOPE);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['whoami']);
+      await client.close();
+    } finally {
+      await epsilon.close();
+    }
+  });
+
   it('stops asking after 3 sign-ins (the first and 2 step-ups) when the server is never satisfied (O11)', async () => {
     const delta = await startProtectedMcpServer({ name: 'delta', issuer: as.issuer, jwksUri: as.jwksUri, scope: MCP_SCOPE, toolScope: ADMIN_SCOPE, neverEnoughScope: true });
     try {
