@@ -177,11 +177,15 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       // The request arrives while another page is shown; the dialog is there on return.
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Servers' }).click();
       await expect.poll(() => requests().length, { timeout: 20_000 }).toBe(1);
+      // Never silently: the sidebar says something waits for the person.
+      const badge = page.getByRole('navigation', { name: 'Main' }).getByRole('status', { name: '1 waiting for your approval' });
+      await expect.poll(() => badge.count(), { timeout: 20_000 }).toBe(1);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
       await expect.poll(() => dialog(page).isVisible(), { timeout: 20_000 }).toBe(true);
       await dialog(page).getByLabel('Reason if you deny').fill('not my secrets');
       await dialog(page).getByRole('button', { name: 'Deny' }).click();
       await expect.poll(() => card(page, 'call_deny').getAttribute('data-state'), { timeout: 20_000 }).toBe('denied');
+      expect(await badge.count()).toBe(0);
       await expect.poll(() => lastAssistant(page).innerText(), { timeout: 20_000 }).toContain('Understood:');
       const told = lastToolText(requests()[1]!);
       expect(told).toContain('The user denied this tool call.');
