@@ -142,6 +142,26 @@ describe(`sign-in through the core's handlers, tokens in ${usesKeychain ? 'the r
     }
   });
 
+  it("deletes a removed server's credentials when the config no longer has it (S2)", async () => {
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { alpha: { url: alpha.url, transport: 'streamable-http' } } }));
+    const core = new SwitchboardCore({ home, vault, opener: new HeadlessBrowser(), logger: new CapturingLogger() });
+    try {
+      await core.start();
+      expect(await dispatch(core.handlers, 'signIn', { name: 'alpha' })).toEqual({ ok: true, value: { state: 'signed_in', server: 'alpha' } });
+      const binding = JSON.parse((await vault.get(oauthKeys.binding('alpha')))!) as { issuer: string; clientId: string; resource: string };
+      expect(await vault.get(oauthKeys.tokens(binding.issuer, binding.clientId, binding.resource))).toBeDefined();
+
+      await writeFile(join(home, 'servers.json'), JSON.stringify({ servers: {} }));
+      await core.reload();
+
+      expect(await vault.get(oauthKeys.binding('alpha'))).toBeUndefined();
+      expect(await vault.get(oauthKeys.tokens(binding.issuer, binding.clientId, binding.resource))).toBeUndefined();
+      expect((await vault.list()).filter((name) => name.startsWith('oauth/'))).toEqual([]);
+    } finally {
+      await core.stop();
+    }
+  });
+
   it('refuses sign-in for servers that do not exist or are not remote, naming them', async () => {
     await writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { local: { command: 'node', args: ['-e', '0'] } } }));
     const core = new SwitchboardCore({ home, vault, opener: new HeadlessBrowser(), logger: new CapturingLogger() });
