@@ -19,6 +19,8 @@ export interface AuthApi {
   signIn: Call<typeof authInvokes.signIn>;
   cancelSignIn: Call<typeof authInvokes.cancelSignIn>;
   signOut: Call<typeof authInvokes.signOut>;
+  setOAuthClient: Call<typeof authInvokes.setOAuthClient>;
+  deleteOAuthClient: Call<typeof authInvokes.deleteOAuthClient>;
   onSignInChanged: (listener: (payload: typeof authEvents.signInChanged) => void) => () => void;
 }
 
