@@ -37,8 +37,16 @@ export function explainFailure(error: unknown, context: FailureContext): Failure
   if (errno === 'ECONNREFUSED') return { state: 'error', reason: `connection refused by ${host(context.url)}`, retryable: true };
   if (errno === 'ENOTFOUND') return { state: 'error', reason: `host not found: ${host(context.url)}`, retryable: true };
   if (errno === 'ENOENT' || errno === 'EACCES') return { state: 'error', reason: `cannot start the server: ${(error as Error).message}`, retryable: false };
+  return { state: 'error', reason: `${withCause(error)} during ${context.phase}`, retryable: true };
+}
+
+/** "fetch failed" alone says nothing: add the innermost cause's words ("fetch failed (bad port)"). */
+function withCause(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return { state: 'error', reason: `${message} during ${context.phase}`, retryable: true };
+  let inner: unknown = error;
+  for (let depth = 0; depth < 4 && (inner as { cause?: unknown })?.cause instanceof Error; depth++) inner = (inner as { cause: Error }).cause;
+  const cause = inner !== error && inner instanceof Error ? inner.message : '';
+  return cause && cause !== message ? `${message} (${cause})` : message;
 }
 
 export function describeExit(exit: ChildExit): string {

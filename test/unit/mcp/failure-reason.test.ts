@@ -31,6 +31,12 @@ describe('explainFailure', () => {
     expect(explainFailure(refused, ctx)).toEqual({ state: 'error', reason: 'connection refused by mcp.example.com', retryable: true });
   });
 
+  it('adds the innermost cause to an otherwise bare message, such as fetch refusing a port', async () => {
+    const refusedPort = await fetch('http://127.0.0.1:9/mcp').catch((e: unknown) => e);
+    expect(explainFailure(refusedPort, ctx).reason).toBe('fetch failed (bad port) during initialize');
+    expect(explainFailure(new Error('plain'), ctx).reason).toBe('plain during initialize');
+  });
+
   it('lets a fatal transport condition win over the error it caused', () => {
     const fatal = 'stdout line over 4 MiB; stopped reading this server';
     expect(explainFailure(new McpError(ErrorCode.ConnectionClosed, 'Connection closed'), { ...ctx, fatal, exit: { code: null, signal: 'SIGTERM' } })).toEqual({
