@@ -1,7 +1,6 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { writeFileAtomic } from '../config/atomic-file';
+import { readJsonFile, writeFileAtomic } from '../config/atomic-file';
 import type { CatalogTool } from '../chat/tool-runtime';
 import type { Logger } from '../ports';
 import type { GrantLookup } from './approval-policy';
@@ -44,18 +43,11 @@ export class ApprovalStore {
   ) {}
 
   async load(): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch {
-      return;
-    }
-    try {
-      this.grants = fileSchema.parse(JSON.parse(text));
-    } catch (error) {
-      this.logger?.warn(`ignoring unreadable approvals file ${this.file}; every tool will ask again`, { error: String(error) });
-    }
+    const read = await readJsonFile(this.file, fileSchema);
+    if (read.kind === 'ok') this.grants = read.value;
+    else if (read.kind === 'invalid') this.logger?.warn(`ignoring unreadable approvals file ${this.file}; every tool will ask again`, { error: read.error });
   }
+
 
   lookup(tool: CatalogTool): GrantLookup {
     // Hash the definition only when a grant needs comparing: most calls have none.

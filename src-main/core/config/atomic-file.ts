@@ -55,3 +55,24 @@ export async function readTextIfExists(path: string): Promise<string | undefined
     throw error;
   }
 }
+
+export type JsonFileRead<T> = { kind: 'missing' } | { kind: 'ok'; value: T } | { kind: 'invalid'; error: string };
+
+/** Read a JSON file and check it against a schema; a missing file is not an error, anything unreadable is. */
+export async function readJsonFile<T>(path: string, schema: { safeParse(data: unknown): { success: true; data: T } | { success: false; error: unknown } }): Promise<JsonFileRead<T>> {
+  let text: string | undefined;
+  try {
+    text = await readTextIfExists(path);
+  } catch (error) {
+    return { kind: 'invalid', error: String(error) };
+  }
+  if (text === undefined) return { kind: 'missing' };
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    return { kind: 'invalid', error: String(error) };
+  }
+  const parsed = schema.safeParse(data);
+  return parsed.success ? { kind: 'ok', value: parsed.data } : { kind: 'invalid', error: String(parsed.error) };
+}

@@ -1,11 +1,10 @@
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import { z } from 'zod';
 import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../../src-preload/contract/chat';
 import { AppFailure } from '../../app-error';
 import type { Logger, SecretVault } from '../../ports';
-import { writeFileAtomic } from '../../config/atomic-file';
+import { readJsonFile, writeFileAtomic } from '../../config/atomic-file';
 import { AnthropicProvider } from './anthropic-provider';
 import type { ChatProvider } from './chat-provider';
 import { OpenAiCompatibleProvider } from './openai-provider';
@@ -72,16 +71,11 @@ export class ChatSettingsStore {
   ) {}
 
   async load(): Promise<void> {
-    let text: string;
-    try {
-      text = await readFile(this.file, 'utf8');
-    } catch {
-      return;
-    }
-    const parsed = settingsSchema.safeParse((() => { try { return JSON.parse(text); } catch { return undefined; } })());
-    if (parsed.success) this.current = parsed.data;
-    else this.logger?.warn(`ignoring unreadable chat settings ${this.file}; using defaults`);
+    const read = await readJsonFile(this.file, settingsSchema);
+    if (read.kind === 'ok') this.current = read.value;
+    else if (read.kind === 'invalid') this.logger?.warn(`ignoring unreadable chat settings ${this.file}; using defaults`, { error: read.error });
   }
+
 
   get(): ChatSettings {
     return structuredClone(this.current);
