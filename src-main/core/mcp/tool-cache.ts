@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../config/atomic-file';
 
 /** Each server's last tools/list, keyed by its launch hash, so the catalog shows at once on the next start. */
 export class ToolCache {

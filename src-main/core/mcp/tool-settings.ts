@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from './atomic-write';
+import { writeFileAtomic } from '../config/atomic-file';
 
 /** Per-tool enable/disable, keyed by server and the server's own tool name, in <home>/tool-settings.json. */
 export class ToolSettings {
