@@ -260,6 +260,7 @@ export class McpManager {
     const all = [...this.connections.values()];
     this.connections.clear();
     await Promise.all(all.map((c) => c.stop()));
+    await this.cache.settle();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = undefined;
   }

@@ -232,9 +232,9 @@ describe('tool catalog', () => {
     m = manager(home);
     await m.apply([config]);
     await waitForState(m, 'cached', is('connected'));
-    await new Promise((done) => setTimeout(done, 100)); // the cache write is fire-and-forget
-    expect(await readdir(join(home, 'cache', 'tools'))).toEqual([`${launchHash(config)}.json`]);
+    // stop() waits for the cache write under way: the file is whole and no temp file is left.
     await m.stop();
+    expect(await readdir(join(home, 'cache', 'tools'))).toEqual([`${launchHash(config)}.json`]);
 
     m = manager(home);
     await m.apply([config]);
