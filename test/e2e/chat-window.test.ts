@@ -169,14 +169,17 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
   });
 
   it('tells the model about a denial with the reason, and runs nothing', async () => {
+    let answer!: () => void;
+    const modelAnswers = new Promise<void>((resolve) => (answer = resolve));
     const { page, problems, requests, close } = await openChat([
-      { toolCalls: [{ id: 'call_deny', name: 'everything__get-env', args: {} }] },
+      { toolCalls: [{ id: 'call_deny', name: 'everything__get-env', args: {} }], before: modelAnswers },
       (request) => ({ text: `Understood: ${lastToolText(request)}` }),]);
     try {
       await send(page, 'Show me the environment');
       // The request arrives while another page is shown; the dialog is there on return.
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Servers' }).click();
       await expect.poll(() => requests().length, { timeout: 20_000 }).toBe(1);
+      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Servers' }).click();
+      answer();
       // Never silently: the sidebar says something waits for the person.
       const badge = page.getByRole('navigation', { name: 'Main' }).getByRole('status', { name: '1 waiting for your approval' });
       await expect.poll(() => badge.count(), { timeout: 20_000 }).toBe(1);
