@@ -15,7 +15,7 @@ export class CoreCallPath {
 
   constructor(core: SwitchboardCore) {
     this.runtime = managerToolRuntime(core.mcp);
-    this.broker = chatBroker(core);
+    this.broker = core.chat.broker;
   }
 
   async call(name: string, args: Record<string, unknown>): Promise<ToolResult> {
@@ -28,12 +28,4 @@ export class CoreCallPath {
     if (verdict.kind !== 'run') throw new Error(`the approval policy did not allow ${name}: ${JSON.stringify(verdict)}`);
     return this.runtime.callTool(tool.name, verdict.args, { signal: controller.signal, onProgress: () => {} });
   }
-}
-
-/** The core's approval broker: `core.chat` is the ChatService (or, while the wiring settles, { service }). */
-export function chatBroker(core: SwitchboardCore): ApprovalBroker {
-  const chat = core.chat as unknown as { broker?: ApprovalBroker; service?: { broker?: ApprovalBroker } };
-  const broker = chat.broker ?? chat.service?.broker;
-  if (!broker) throw new Error('the core has no chat approval broker (core.chat.broker)');
-  return broker;
 }

@@ -88,6 +88,8 @@ export class McpManager {
   private readonly resourceListeners = new Set<(server: string, uri: string) => void>();
   private readonly cachedToolsWritten = new WeakMap<ServerConnection, Tool[]>();
   private catalogMemo: Catalog | undefined;
+  /** The memoized catalog's tools by name: the tool-call path looks one up on every call. */
+  private toolsByName: Map<string, CatalogTool> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private rootList: Root[] = [];
   private mcpDisabled = false;
@@ -201,6 +203,7 @@ export class McpManager {
 
   private changed(): void {
     this.catalogMemo = undefined;
+    this.toolsByName = undefined;
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
@@ -294,15 +297,20 @@ export class McpManager {
     this.changed();
   }
 
+  private lookupTool(name: string): CatalogTool | undefined {
+    this.toolsByName ??= new Map(this.catalog().tools.map((t) => [t.name, t]));
+    return this.toolsByName.get(name);
+  }
+
   private findTool(name: string): CatalogTool {
-    const tool = this.catalog().tools.find((t) => t.name === name);
+    const tool = this.lookupTool(name);
     if (!tool) throw new AppFailure('not_found', `no tool named "${name}"`);
     return tool;
   }
 
   /** An unknown name may belong to a server still starting with no cached list: wait for those, then look again. */
   private async findToolWaiting(name: string): Promise<CatalogTool> {
-    const found = this.catalog().tools.find((t) => t.name === name);
+    const found = this.lookupTool(name);
     if (found) return found;
     const starting = [...this.connections.values()].filter((c) => !c.toolsLive && (c.state.kind === 'connecting' || c.state.kind === 'backing_off'));
     await Promise.all(starting.map((c) => c.connectedClient(c.config.timeout * 1000).catch(() => undefined)));
