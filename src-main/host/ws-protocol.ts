@@ -1,11 +1,7 @@
-import type { EventName, Result } from '../../src-preload/contract';
+import type { ClientMessage, RequestId } from '../../src-preload/ws-messages';
 
-/**
- * The web host's WebSocket protocol, JSON text frames. The renderer's client
- * (src-renderer/lib/api/ws-client.ts) speaks the same messages; the integration test
- * runs it against this host, so the two cannot drift unnoticed.
- */
-export const WS_PATH = '/ws';
+/** The host's side of web mode's WebSocket protocol; the messages themselves are in src-preload/ws-messages.ts. */
+export { WS_PATH, type ClientMessage, type RequestId, type ServerMessage } from '../../src-preload/ws-messages';
 
 /** Larger inbound frames close the connection with 1009 (message too big). */
 export const MAX_MESSAGE_BYTES = 1024 * 1024;
@@ -15,16 +11,6 @@ export const MAX_MESSAGE_BYTES = 1024 * 1024;
  * unsent for it, rather than growing without bound; the client reconnects and reloads.
  */
 export const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-
-export type RequestId = string | number;
-
-export type ClientMessage = { type: 'invoke'; id: RequestId; method: string; payload?: unknown };
-
-export type ServerMessage =
-  | { type: 'result'; id: RequestId; result: Result<unknown> }
-  | { type: 'event'; name: EventName; payload: unknown }
-  /** A message the host could not act on; `id` is set when the fault is in an identifiable invoke. */
-  | { type: 'error'; id?: RequestId; message: string };
 
 export type ParsedClientMessage = { ok: true; message: ClientMessage } | { ok: false; id?: RequestId; message: string };
 

@@ -1,10 +1,9 @@
 import type { Api } from '../../../src-preload/contract';
+import { WS_PATH } from '../../../src-preload/ws-messages';
 import { createWsApi, type ApiConnection } from './ws-client';
 
 export type { ApiConnection, ConnectionState } from './ws-client';
 
-/** The web host's WebSocket path (src-main/host/ws-protocol.ts WS_PATH). */
-const WS_PATH = '/ws';
 
 /** The Electron preload's bridge is there from the start; nothing to connect, nothing to lose. */
 const ALWAYS_OPEN: ApiConnection = { state: 'open', onStateChange: () => () => {} };

@@ -1,4 +1,5 @@
-import type { Api, EventName, Result } from '../../../src-preload/contract';
+import type { Api, Result } from '../../../src-preload/contract';
+import type { RequestId, ServerMessage } from '../../../src-preload/ws-messages';
 
 /**
  * The Api over web mode's WebSocket (the host is src-main/host/web-host.ts). Written against
@@ -35,11 +36,6 @@ export const LOST_CONNECTION: Result<never> = {
   error: { code: 'unavailable', message: 'lost connection to Switchboard' },
 };
 
-type RequestId = number;
-type ServerMessage =
-  | { type: 'result'; id: RequestId; result: Result<unknown> }
-  | { type: 'event'; name: EventName; payload: unknown }
-  | { type: 'error'; id?: RequestId; message: string };
 
 interface PendingCall {
   frame: string;
