@@ -73,6 +73,7 @@ export interface CallOptions {
 
 /** Hard maximum for one tool call, as a multiple of the per-call (progress-reset) timeout. */
 const HARD_MAX_FACTOR = 10;
+const ignoreProgress = () => {};
 const COALESCE_MS = 15;
 
 /**
@@ -319,7 +320,7 @@ export class McpManager {
 
   /** Call a tool by its namespaced catalog name (what the model sees). */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallResult> {
-    const tool = await this.findToolWaiting(name);
+    const tool = this.lookupTool(name) ?? (await this.findToolWaiting(name));
     if (!tool.enabled) throw new AppFailure('conflict', `tool "${name}" is disabled`);
     return this.callServerTool(tool.server, tool.tool, args, options);
   }
@@ -331,8 +332,8 @@ export class McpManager {
    */
   async callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallResult> {
     const connection = this.require(server);
-    const client = await connection.connectedClient(connection.config.timeout * 1000);
-    if (connection.toolsLive && !connection.tools.some((t) => t.name === tool)) {
+    const client = connection.readyClient() ?? (await connection.connectedClient(connection.config.timeout * 1000));
+    if (!connection.mayHaveTool(tool)) {
       throw new AppFailure('not_found', `server "${server}" has no tool "${tool}"`);
     }
     const timeout = connection.config.toolTimeout * 1000;
@@ -343,15 +344,15 @@ export class McpManager {
     const forward = () => local.abort(options.signal?.reason);
     if (options.signal?.aborted) forward();
     options.signal?.addEventListener('abort', forward, { once: true });
-    const run = (c: typeof client) =>
-      c.callTool({ name: tool, arguments: args }, undefined, {
-        timeout,
-        resetTimeoutOnProgress: true,
-        maxTotalTimeout: hardMax,
-        signal: local.signal,
-        // Always ask for progress: without a progress token the server cannot keep the call alive.
-        onprogress: (progress) => options.onProgress?.(progress),
-      });
+    const requestOptions = {
+      timeout,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: hardMax,
+      signal: local.signal,
+      // Always ask for progress: without a progress token the server cannot keep the call alive.
+      onprogress: options.onProgress ?? ignoreProgress,
+    };
+    const run = (c: typeof client) => c.callTool({ name: tool, arguments: args }, undefined, requestOptions);
     try {
       let raw: unknown;
       try {

@@ -85,6 +85,7 @@ export class ServerConnection {
   /** Last known tools: from the cache until the server answers (live = false), then live. */
   tools: Tool[] = [];
   toolsLive = false;
+  private toolNames: { list: Tool[]; names: Set<string> } | undefined;
   resources: Resource[] = [];
   prompts: Prompt[] = [];
 
@@ -154,6 +155,18 @@ export class ServerConnection {
     this.cancelRetry();
     await this.closeSession();
     this.wakeWaiters();
+  }
+
+  /** The client when connected right now, without waiting (the call path's fast case). */
+  readyClient(): Client | undefined {
+    return this.state.kind === 'connected' ? this.session?.client : undefined;
+  }
+
+  /** False only when the server's live tool list lacks `name` (a cached list may be out of date). */
+  mayHaveTool(name: string): boolean {
+    if (!this.toolsLive) return true;
+    if (this.toolNames?.list !== this.tools) this.toolNames = { list: this.tools, names: new Set(this.tools.map((t) => t.name)) };
+    return this.toolNames.names.has(name);
   }
 
   /** Wait (within timeoutMs) for a connecting or backing-off server; used by calls to pending tools. */
