@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpManager } from '../../src-main/core/mcp/mcp-manager';
+import { McpManager } from '../lib/shipped';
 import { judge, type Figure } from '../lib/figure';
 import { benchServer, quietLogger, rawConnect, stdioConfig, tempHome } from '../lib/servers';
 import { interleave, summarize } from '../lib/stats';

@@ -1,4 +1,4 @@
-import { mapCallResult } from '../../src-main/core/mcp/call-result';
+import { mapCallResult } from '../lib/shipped';
 import { judge, type Figure } from '../lib/figure';
 import { gc } from '../lib/servers';
 import { summarize } from '../lib/stats';

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { buildCatalog, type CatalogSource } from '../../src-main/core/mcp/tool-catalog';
+import type { CatalogSource } from '../../src-main/core/mcp/tool-catalog';
+import { buildCatalog } from '../lib/shipped';
 import { judge, type Figure } from '../lib/figure';
 import { benchServer, rawConnect } from '../lib/servers';
 import { interleave, summarize } from '../lib/stats';

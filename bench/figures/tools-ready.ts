@@ -1,5 +1,4 @@
-import { McpManager } from '../../src-main/core/mcp/mcp-manager';
-import { loginShellPath } from '../../src-main/core/mcp/login-path';
+import { loginShellPath, McpManager } from '../lib/shipped';
 import { judge, type Figure } from '../lib/figure';
 import { closeAll, everything, quietLogger, rawConnect, stdioConfig, tempHome, type RawSession } from '../lib/servers';
 import { interleave, summarize } from '../lib/stats';

@@ -1,7 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { loadConfig } from '../../src-main/core/config/load-config';
-import { launchHash } from '../../src-main/core/mcp/launch-hash';
-import { ToolCache } from '../../src-main/core/mcp/tool-cache';
+import { launchHash, loadConfig, ToolCache } from '../lib/shipped';
 import { newCore, writeServersFile } from '../lib/core';
 import { judge, type Figure } from '../lib/figure';
 import { benchServer, childrenGone, closeAll, rawConnect, tempHome } from '../lib/servers';

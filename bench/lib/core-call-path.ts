@@ -1,7 +1,7 @@
 import type { ApprovalBroker } from '../../src-main/core/approvals/approval-broker';
-import { managerToolRuntime } from '../../src-main/core/chat/manager-tool-runtime';
 import type { ToolResult, ToolRuntime } from '../../src-main/core/chat/tool-runtime';
 import type { SwitchboardCore } from '../../src-main/core/switchboard-core';
+import { managerToolRuntime } from './shipped';
 
 /**
  * One tool call the way the chat makes it in main (ChatSessions.run / runCall), minus the model and

@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MemoryVault } from '../../src-main/core/secrets/memory-vault';
-import { SwitchboardCore } from '../../src-main/core/switchboard-core';
+import type { SwitchboardCore as Core } from '../../src-main/core/switchboard-core';
+import { MemoryVault, SwitchboardCore } from './shipped';
 import { quietLogger, tempHome, type ServerCommand } from './servers';
 
 export interface RunningCore {
-  core: SwitchboardCore;
+  core: Core;
   home: string;
   stop(): Promise<void>;
 }
@@ -16,7 +16,7 @@ export async function writeServersFile(home: string, servers: Record<string, Ser
   await writeFile(join(home, 'servers.json'), `${JSON.stringify({ servers: entries }, null, 2)}\n`);
 }
 
-export function newCore(home: string): SwitchboardCore {
+export function newCore(home: string): Core {
   return new SwitchboardCore({
     home,
     vault: new MemoryVault(),
@@ -28,7 +28,7 @@ export function newCore(home: string): SwitchboardCore {
 /** The whole core on a temp home, started, every server connected. */
 export async function startCore(label: string, servers: Record<string, ServerCommand>): Promise<RunningCore> {
   const { home, cleanup } = await tempHome(label);
-  let core: SwitchboardCore;
+  let core: Core;
   try {
     await writeServersFile(home, servers);
     core = newCore(home);

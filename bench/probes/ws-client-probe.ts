@@ -2,7 +2,8 @@
 // process as a browser would be. The parent sends { url, origin, server, uri } once, then
 // { run: n } for each block; the child times n sequential readResource invokes and replies { ms }.
 import WebSocket from 'ws';
-import { createWsApi, type WsApi } from '../../src-renderer/lib/api/ws-client';
+import type { WsApi } from '../../src-renderer/lib/api/ws-client';
+import { createWsApi } from '../lib/shipped';
 
 interface Setup {
   url: string;

@@ -1,0 +1,17 @@
+// Everything the bench runs of Switchboard itself. bench/lib/shipped.ts compiles this file the way
+// the app ships (Vite, as electron-vite builds out/main), so the figures time the shipped code, not
+// tsx's development transform (which wraps every function it creates in a keep-names helper).
+export { SwitchboardCore } from '../../src-main/core/switchboard-core';
+export { MemoryVault } from '../../src-main/core/secrets/memory-vault';
+export { McpManager } from '../../src-main/core/mcp/mcp-manager';
+export { loginShellPath } from '../../src-main/core/mcp/login-path';
+export { loadConfig } from '../../src-main/core/config/load-config';
+export { launchHash } from '../../src-main/core/mcp/launch-hash';
+export { ToolCache } from '../../src-main/core/mcp/tool-cache';
+export { mapCallResult } from '../../src-main/core/mcp/call-result';
+export { buildCatalog } from '../../src-main/core/mcp/tool-catalog';
+export { managerToolRuntime } from '../../src-main/core/chat/manager-tool-runtime';
+export { startWebHost } from '../../src-main/host/web-host';
+export { WS_PATH } from '../../src-main/host/ws-protocol';
+export { isInvokeName } from '../../src-preload/contract';
+export { createWsApi } from '../../src-renderer/lib/api/ws-client';
