@@ -11,7 +11,7 @@ export interface CreateChatDeps {
   opener: UrlOpener;
   logger: Logger;
   events: EventHub;
-  mcp: Pick<McpManager, 'tools' | 'callTool' | 'status'>;
+  mcp: Pick<McpManager, 'tools' | 'callTool' | 'serverConfig'>;
   localProbeUrl?: string;
 }
 
@@ -27,7 +27,7 @@ export function createChat(deps: CreateChatDeps): { service: ChatService; handle
     logger: deps.logger,
     emit: emitToHub(deps.events),
     tools: managerToolRuntime(deps.mcp),
-    serverApproval: (server) => deps.mcp.status(server)?.config.approval ?? 'ask',
+    serverApproval: (server) => deps.mcp.serverConfig(server)?.approval ?? 'ask',
     ...(deps.localProbeUrl ? { localProbeUrl: deps.localProbeUrl } : {}),
   });
   return { service, handlers: createChatHandlers(service) };

@@ -215,18 +215,17 @@ export class McpManager {
   statuses(): ServerStatus[] {
     const counts = new Map<string, number>();
     for (const tool of this.catalog().tools) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
-    return [...this.connections.values()].map((c) => ({
-      name: c.name,
-      config: c.config,
-      state: c.state,
-      transport: c.transportKind,
-      toolCount: counts.get(c.name) ?? 0,
-      pendingTools: (c.state.kind === 'connecting' || c.state.kind === 'backing_off') && c.tools.length > 0,
-    }));
+    return [...this.connections.values()].map((c) => statusOf(c, counts.get(c.name) ?? 0));
   }
 
   status(name: string): ServerStatus | undefined {
-    return this.statuses().find((s) => s.name === name);
+    const connection = this.connections.get(name);
+    return connection && statusOf(connection, this.catalog().tools.filter((t) => t.server === name).length);
+  }
+
+  /** A server's configuration, without building its status (read on every tool call). */
+  serverConfig(name: string): ServerConfig | undefined {
+    return this.connections.get(name)?.config;
   }
 
   logs(name: string): string[] {
@@ -457,4 +456,15 @@ export class McpManager {
     if (!connection) throw new AppFailure('not_found', `no server named "${name}"`);
     return connection;
   }
+}
+
+function statusOf(c: ServerConnection, toolCount: number): ServerStatus {
+  return {
+    name: c.name,
+    config: c.config,
+    state: c.state,
+    transport: c.transportKind,
+    toolCount,
+    pendingTools: (c.state.kind === 'connecting' || c.state.kind === 'backing_off') && c.tools.length > 0,
+  };
 }
