@@ -11,6 +11,7 @@ import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
+import { toolRunInvokes } from './contract/tool-run';
 
 export * from './contract/auth';
 export * from './contract/chat';
@@ -18,9 +19,11 @@ export * from './contract/common';
 export * from './contract/config';
 export * from './contract/servers';
 export * from './contract/secret-migration';
+export * from './contract/tool-run';
 
 export const invokes = {
   ...serverInvokes,
+  ...toolRunInvokes,
   ...configInvokes,
   ...chatInvokes,
   ...secretMigrationInvokes,

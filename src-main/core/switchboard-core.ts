@@ -19,6 +19,7 @@ import { SignInService, type SignInDeps } from './oauth/sign-in';
 import { migrationHandlers } from './secrets/migration-handlers';
 import { secretHandlers } from './secrets/secret-handlers';
 import { aggregateStatus } from './status';
+import { toolRunHandlers } from './tools/tool-run-handlers';
 
 export interface CoreDeps {
   home: string;
@@ -137,6 +138,7 @@ export class SwitchboardCore {
       ...this.chatHandlers,
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
+      ...toolRunHandlers({ mcp: this.mcp, broker: this.chat.broker }),
       ...authHandlers({
         signIn: this.signIn,
         findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
