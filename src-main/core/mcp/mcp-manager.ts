@@ -363,7 +363,9 @@ export class McpManager {
       }
       return mapCallResult(raw, this.deps.textCap ?? DEFAULT_TEXT_CAP);
     } catch (error) {
-      if (!local.signal.aborted) local.abort(error);
+      // Only the hard maximum ends a call without the SDK telling the server; every other
+      // failure is a reply, a closed connection, or a timeout the SDK already cancelled.
+      if (isHardMaxTimeout(error)) local.abort(error);
       throw this.callFailure(connection, tool, { timeout, hardMax }, error, options.signal);
     } finally {
       options.signal?.removeEventListener('abort', forward);
@@ -375,7 +377,7 @@ export class McpManager {
     if (error instanceof AppFailure) return error;
     if (signal?.aborted) return new AppFailure('unavailable', `${what} was cancelled`);
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      const hardMax = /maximum total timeout/i.test(error.message);
+      const hardMax = isHardMaxTimeout(error);
       return new AppFailure(
         'unavailable',
         hardMax
@@ -456,6 +458,11 @@ export class McpManager {
     if (!connection) throw new AppFailure('not_found', `no server named "${name}"`);
     return connection;
   }
+}
+
+/** The SDK's error when a call that kept reporting progress ran past maxTotalTimeout. */
+function isHardMaxTimeout(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.RequestTimeout && /maximum total timeout/i.test(error.message);
 }
 
 function statusOf(c: ServerConnection, toolCount: number): ServerStatus {

@@ -320,6 +320,18 @@ describe('tool calls', () => {
     expect(await m.callTool('box__fail', {})).toEqual({ isError: true, content: [{ type: 'text', text: 'the tool failed' }], truncatedChars: 0 });
   });
 
+  it('tells the server of a timed-out call exactly once, and of calls answered with an error not at all', async () => {
+    m = manager(home);
+    await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
+    await expect(m.callTool('box__nope-not-a-tool', {})).rejects.toThrow('no tool named "box__nope-not-a-tool"');
+    expect((await m.callServerTool('box', 'sleep', { ms: 'not a number' })).isError).toBe(true);
+    expect((await m.callTool('box__fail', {})).isError).toBe(true);
+    await expect(m.callTool('box__sleep', { ms: 3000 })).rejects.toThrow('timed out after 1 s without progress; cancelled');
+    for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
+    await new Promise((d) => setTimeout(d, 200));
+    expect(m.logs('box').filter((line) => line.startsWith('heard notifications/cancelled'))).toHaveLength(1);
+  });
+
   it('times out a call without progress and lets a call with progress run past the timeout', async () => {
     m = manager(home);
     await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
