@@ -105,7 +105,8 @@ export class ApprovalBroker {
   async requestToolCall(input: ToolCallInput): Promise<ToolCallVerdict> {
     const { tool } = input;
     const verdict = decide(tool, this.deps.store.lookup(tool), this.deps.settings());
-    if (verdict.kind === 'allow') return { kind: 'run', args: structuredClone(input.args), by: 'policy', because: verdict.because };
+    // Decided on the spot: nobody could change the arguments between asking and running, so no copy.
+    if (verdict.kind === 'allow') return { kind: 'run', args: input.args, by: 'policy', because: verdict.because };
     if (verdict.kind === 'deny') return { kind: 'deny', by: 'policy', because: verdict.because };
     const request: ToolCallApprovalRequest = {
       kind: 'tool_call',
