@@ -4,20 +4,27 @@ import type { McpManager } from '../mcp/mcp-manager';
 import type { CatalogTool, ToolResult, ToolRuntime } from './tool-runtime';
 
 /** The chat's ToolRuntime port over the MCP manager's catalog: enabled tools only, calls by namespaced name. */
-export function managerToolRuntime(manager: Pick<McpManager, 'tools' | 'callTool'>): ToolRuntime {
+export function managerToolRuntime(manager: Pick<McpManager, 'tools' | 'callTool'>): ToolRuntime & { findTool(name: string): CatalogTool | undefined } {
   // manager.tools() returns the same array until the catalog changes: rebuild only then.
   let source: ReturnType<McpManager['tools']> | undefined;
   let listed: CatalogTool[] = [];
+  let byName = new Map<string, CatalogTool>();
   const listTools = (): CatalogTool[] => {
     const current = manager.tools();
     if (current !== source) {
       source = current;
       listed = toCatalog(current);
+      byName = new Map(listed.map((t) => [t.name, t]));
     }
     return listed;
   };
   return {
     listTools,
+    /** An enabled tool of the current catalog by its namespaced name. */
+    findTool: (name) => {
+      listTools();
+      return byName.get(name);
+    },
     callTool: async (name, args, { signal, onProgress }): Promise<ToolResult> => {
       const result = await manager.callTool(name, args, { signal, onProgress });
       return {

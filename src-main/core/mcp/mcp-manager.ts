@@ -91,6 +91,7 @@ export class McpManager {
   private catalogMemo: Catalog | undefined;
   /** The memoized catalog's tools by name: the tool-call path looks one up on every call. */
   private toolsByName: Map<string, CatalogTool> | undefined;
+  private toolsByServer: Map<string, CatalogTool> | undefined;
   private flushTimer: NodeJS.Timeout | undefined;
   private rootList: Root[] = [];
   private mcpDisabled = false;
@@ -205,6 +206,7 @@ export class McpManager {
   private changed(): void {
     this.catalogMemo = undefined;
     this.toolsByName = undefined;
+    this.toolsByServer = undefined;
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
@@ -300,6 +302,12 @@ export class McpManager {
   private lookupTool(name: string): CatalogTool | undefined {
     this.toolsByName ??= new Map(this.catalog().tools.map((t) => [t.name, t]));
     return this.toolsByName.get(name);
+  }
+
+  /** A server's tool by the server's own name for it (what the tools panel shows). */
+  serverTool(server: string, tool: string): CatalogTool | undefined {
+    this.toolsByServer ??= new Map(this.catalog().tools.map((t) => [`${t.server}\0${t.tool}`, t]));
+    return this.toolsByServer.get(`${server}\0${tool}`);
   }
 
   private findTool(name: string): CatalogTool {

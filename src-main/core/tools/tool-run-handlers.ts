@@ -19,9 +19,12 @@ export type ToolRunHandlers = {
 };
 
 export interface ToolRunDeps {
-  mcp: Pick<McpManager, 'tools' | 'callTool' | 'status'>;
+  mcp: Pick<McpManager, 'tools' | 'serverTool' | 'callTool' | 'status'>;
   broker: Pick<ApprovalBroker, 'requestToolCall'>;
 }
+
+/** Nothing cancels a run from the panel yet; the person ends a wait by denying it. */
+const NEVER_CANCELLED = new AbortController().signal;
 
 export function toolRunHandlers(deps: ToolRunDeps): ToolRunHandlers {
   const runtime = managerToolRuntime(deps.mcp);
@@ -35,10 +38,9 @@ export function toolRunHandlers(deps: ToolRunDeps): ToolRunHandlers {
       checkArgs(validator, entry, args, what);
       // The chat's view of the catalog: what the broker fingerprints and what "always allow the server" vouches for.
       const catalog = runtime.listTools();
-      const tool = catalog.find((t) => t.name === entry.name);
+      const tool = runtime.findTool(entry.name);
       if (!tool) throw new AppFailure('conflict', `${what} left the catalog before it could run`);
-      // Nothing cancels a run from the panel yet; the person ends a wait by denying it.
-      const verdict = await deps.broker.requestToolCall({ tool, args, catalog, signal: new AbortController().signal });
+      const verdict = await deps.broker.requestToolCall({ tool, args, catalog, signal: NEVER_CANCELLED });
       if (verdict.kind !== 'run') throw refusal(verdict, what);
       const result: ToolRunResult = await deps.mcp.callTool(entry.name, verdict.args);
       return result;
@@ -48,8 +50,9 @@ export function toolRunHandlers(deps: ToolRunDeps): ToolRunHandlers {
 
 /** The catalog entry by the server's own tool name; a server that is down says so rather than "no tool". */
 function findTool(mcp: ToolRunDeps['mcp'], server: string, own: string): CatalogTool {
-  const found = mcp.tools(server).find((t) => t.tool === own);
+  const found = mcp.serverTool(server, own);
   if (found) return found;
+  mcp.tools(server); // throws the exact "no server named" failure for an unknown server
   const state = mcp.status(server)?.state;
   if (state && state.kind !== 'connected') throw new AppFailure('unavailable', `server "${server}" is not connected (${state.kind}: ${state.reason})`);
   throw new AppFailure('not_found', `server "${server}" has no tool "${own}"`);
