@@ -22,6 +22,9 @@ import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
 import type { CatalogTool, ToolRuntime } from './tool-runtime';
 
+/** The reason a tool call's controller is aborted with when the person cancels (the runtime may abort it at the hard maximum too). */
+const CANCELLED_BY_USER = 'cancelled by the user';
+
 export type ChatEvent =
   | { name: 'chatDelta'; payload: ChatDelta }
   | { name: 'chatTurnState'; payload: ChatTurnState }
@@ -102,7 +105,7 @@ export class ChatSessions {
   cancelToolCall(conversationId: string, callId: string): void {
     const call = this.active.get(conversationId)?.calls.get(callId);
     if (!call) throw new AppFailure('not_found', `no tool call "${callId}" is running in conversation "${conversationId}"`);
-    call.abort();
+    call.abort(CANCELLED_BY_USER);
   }
 
   private async run(conversation: Conversation, provider: ChatProvider, turn: ActiveTurn): Promise<{ outcome: TurnOutcome; error?: string }> {
@@ -163,7 +166,7 @@ export class ChatSessions {
     if (!tool) return finish('failed', call.args, `There is no tool named "${call.name}"; call only the tools you were given.`, [], { error: `no tool named "${call.name}"` });
 
     const controller = new AbortController();
-    const onTurnAbort = () => controller.abort();
+    const onTurnAbort = () => controller.abort(CANCELLED_BY_USER);
     turn.controller.signal.addEventListener('abort', onTurnAbort, { once: true });
     turn.calls.set(call.id, controller);
     try {
@@ -188,7 +191,7 @@ export class ChatSessions {
       this.state(conversationId, 'running_tool');
       try {
         const result = await this.deps.tools.callTool(tool.name, verdict.args, {
-          signal: controller.signal,
+          controller,
           onProgress: (progress) => card({ args: verdict.args, state: 'running', because: verdict.because, startedAt, elapsedMs: this.clock.now() - startedAt, progress }),
         });
         const note = edited ? `The user edited the arguments before running; the tool ran with ${JSON.stringify(verdict.args)}.\n` : '';
@@ -200,7 +203,8 @@ export class ChatSessions {
         });
       } catch (error) {
         const elapsed = { because: verdict.because, startedAt, elapsedMs: this.clock.now() - startedAt };
-        if (controller.signal.aborted) return finish('cancelled', verdict.args, 'The user cancelled this tool call while it ran.', [], elapsed);
+        // The runtime aborts the controller too at a call's hard maximum: only the user's reason means cancelled.
+        if (controller.signal.reason === CANCELLED_BY_USER) return finish('cancelled', verdict.args, 'The user cancelled this tool call while it ran.', [], elapsed);
         const message = error instanceof Error ? error.message : String(error);
         return finish('failed', verdict.args, `The tool failed: ${message}`, [], { ...elapsed, error: message });
       }

@@ -25,8 +25,8 @@ export function managerToolRuntime(manager: Pick<McpManager, 'tools' | 'callTool
       listTools();
       return byName.get(name);
     },
-    callTool: async (name, args, { signal, onProgress }): Promise<ToolResult> => {
-      const result = await manager.callTool(name, args, { signal, onProgress });
+    callTool: async (name, args, { controller, onProgress }): Promise<ToolResult> => {
+      const result = await manager.callTool(name, args, { controller, onProgress });
       return {
         content: result.content.map(toContentBlock),
         ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),

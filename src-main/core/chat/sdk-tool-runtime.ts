@@ -34,7 +34,7 @@ export class SdkToolRuntime implements ToolRuntime {
     const entry = this.catalog.find((t) => t.name === name);
     if (!entry) throw new AppFailure('not_found', `no tool named "${name}" is available`);
     const result = await entry.client.callTool({ name: entry.tool, arguments: args }, undefined, {
-      signal: options.signal,
+      signal: options.controller.signal,
       onprogress: (p) => options.onProgress({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message !== undefined ? { message: p.message } : {}) }),
       resetTimeoutOnProgress: true,
     });

@@ -37,8 +37,12 @@ export interface ToolProgress {
 }
 
 export interface ToolCallOptions {
-  /** Aborting it cancels the request on the server (the SDK sends notifications/cancelled). */
-  signal: AbortSignal;
+  /**
+   * This call's own controller. Aborting it cancels the request on the server (the SDK sends
+   * notifications/cancelled); the runtime may abort it too, when the call runs past its hard
+   * maximum (the call then fails saying so). One controller serves both, so a call costs one signal.
+   */
+  controller: AbortController;
   onProgress: (progress: ToolProgress) => void;
 }
 

@@ -67,7 +67,14 @@ export interface ServerStatus {
 }
 
 export interface CallOptions {
+  /** Aborting it cancels the call (the server hears notifications/cancelled). */
   signal?: AbortSignal;
+  /**
+   * The caller's own controller for this call alone, used instead of `signal`: the manager passes
+   * its signal straight to the SDK and aborts it itself at the hard maximum, so no second signal
+   * is made per call.
+   */
+  controller?: AbortController;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
@@ -345,17 +352,18 @@ export class McpManager {
     }
     const timeout = connection.config.toolTimeout * 1000;
     const hardMax = this.deps.callHardMaxMs ?? timeout * HARD_MAX_FACTOR;
-    // Our own signal, so a call ended by the hard maximum still sends notifications/cancelled
-    // (the SDK only sends it on abort or on the per-call timer).
-    const local = new AbortController();
-    const forward = () => local.abort(options.signal?.reason);
-    if (options.signal?.aborted) forward();
-    options.signal?.addEventListener('abort', forward, { once: true });
+    // A controller we may abort, so a call ended by the hard maximum still sends
+    // notifications/cancelled (the SDK only sends it on abort or on the per-call timer).
+    const cancel = options.controller ?? new AbortController();
+    const callerSignal = options.controller?.signal ?? options.signal;
+    const forward = options.controller || !options.signal ? undefined : () => cancel.abort(options.signal?.reason);
+    if (forward && options.signal?.aborted) forward();
+    if (forward) options.signal?.addEventListener('abort', forward, { once: true });
     const requestOptions = {
       timeout,
       resetTimeoutOnProgress: true,
       maxTotalTimeout: hardMax,
-      signal: local.signal,
+      signal: cancel.signal,
       // Always ask for progress: without a progress token the server cannot keep the call alive.
       onprogress: options.onProgress ?? ignoreProgress,
     };
@@ -371,19 +379,20 @@ export class McpManager {
       }
       return mapCallResult(raw, this.deps.textCap ?? DEFAULT_TEXT_CAP);
     } catch (error) {
+      const cancelledByCaller = callerSignal?.aborted === true;
       // Only the hard maximum ends a call without the SDK telling the server; every other
       // failure is a reply, a closed connection, or a timeout the SDK already cancelled.
-      if (isHardMaxTimeout(error)) local.abort(error);
-      throw this.callFailure(connection, tool, { timeout, hardMax }, error, options.signal);
+      if (!cancelledByCaller && isHardMaxTimeout(error)) cancel.abort(error);
+      throw this.callFailure(connection, tool, { timeout, hardMax }, error, cancelledByCaller);
     } finally {
-      options.signal?.removeEventListener('abort', forward);
+      if (forward) options.signal?.removeEventListener('abort', forward);
     }
   }
 
-  private callFailure(connection: ServerConnection, tool: string, limits: { timeout: number; hardMax: number }, error: unknown, signal?: AbortSignal): AppFailure {
+  private callFailure(connection: ServerConnection, tool: string, limits: { timeout: number; hardMax: number }, error: unknown, cancelledByCaller: boolean): AppFailure {
     const what = `tool "${tool}" on server "${connection.name}"`;
     if (error instanceof AppFailure) return error;
-    if (signal?.aborted) return new AppFailure('unavailable', `${what} was cancelled`);
+    if (cancelledByCaller) return new AppFailure('unavailable', `${what} was cancelled`);
     if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
       const hardMax = isHardMaxTimeout(error);
       return new AppFailure(

@@ -69,4 +69,29 @@ describe('createChat', () => {
     expect(toolResultsIn(llm.requests.at(-1)!)).toEqual(['Echo: auto', 'Echo: asked']);
     expect((await chat.handlers.getConversation({ id: conversationId })).messages.at(-1)).toMatchObject({ role: 'assistant', text: 'both ran' });
   });
+
+  it('a call ended by the hard maximum is a failure the model is told about, not a cancellation by the user', async () => {
+    const toolbox = new URL('../../fixtures/servers/toolbox.mjs', import.meta.url).pathname;
+    const limited = new McpManager({ home: home.home, logger: quiet, loginPath: async () => process.env.PATH ?? '', stopGraceMs: 500, callHardMaxMs: 1500 });
+    try {
+      await limited.apply([{ ...server('box', 'auto'), args: [toolbox], toolTimeout: 1 }]);
+      await limited.settled(20_000);
+      const events = new EventHub();
+      const seen = new EventLog<{ name: EventName; payload: EventPayload<EventName> }>();
+      events.subscribe((name, payload) => seen.push({ name, payload }));
+      const chat = createChat({ home: home.home, vault: new KeytarVault(`Switchboard-test-${randomBytes(4).toString('hex')}`), opener: { open: async () => undefined }, logger: quiet, events, mcp: limited });
+      await chat.service.start();
+      await chat.handlers.setChatSettings({ provider: 'openai-compatible', baseUrl: llm.openAiBaseUrl, model: 'fake', autoAllowReadOnly: false, rules: [] });
+      llm.script({ toolCalls: [{ id: 'slow', name: 'box__sleep', args: { ms: 4000, tick: 100 } }] }, { text: 'it ran too long' });
+      await chat.handlers.sendMessage({ text: 'sleep' });
+      await seen.next((e) => e.name === 'chatTurnState' && (e.payload as { state: string }).state === 'done');
+      expect(toolResultsIn(llm.requests.at(-1)!)).toEqual(['The tool failed: tool "sleep" on server "box" ran past the hard maximum of 1500 ms; cancelled']);
+      const cards = seen.items.filter((e) => e.name === 'toolCallUpdated').map((e) => e.payload as { state: string });
+      expect(cards.at(-1)?.state).toBe('failed');
+      for (let i = 0; i < 100 && !limited.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
+      expect(limited.logs('box')).toContain('sleep: cancelled by the client');
+    } finally {
+      await limited.stop();
+    }
+  });
 });

@@ -29,14 +29,14 @@ describe('SdkToolRuntime over server-everything', () => {
 
   it('calls a tool and reports progress notifications', async () => {
     const progress: ToolProgress[] = [];
-    const result = await runtime.callTool('everything__trigger-long-running-operation', { duration: 0.2, steps: 2 }, { signal: new AbortController().signal, onProgress: (p) => progress.push(p) });
+    const result = await runtime.callTool('everything__trigger-long-running-operation', { duration: 0.2, steps: 2 }, { controller: new AbortController(), onProgress: (p) => progress.push(p) });
     // The last step's notification can arrive after the result, when the SDK has stopped listening for it.
     expect(progress[0]).toEqual({ progress: 1, total: 2 });
     expect(result).toEqual({ content: [{ type: 'text', text: 'Long running operation completed. Duration: 0.2 seconds, Steps: 2.' }], isError: false });
   });
 
   it('refuses an unknown namespaced name with the exact error', async () => {
-    await expect(runtime.callTool('other__echo', {}, { signal: new AbortController().signal, onProgress: () => undefined })).rejects.toThrow('no tool named "other__echo" is available');
+    await expect(runtime.callTool('other__echo', {}, { controller: new AbortController(), onProgress: () => undefined })).rejects.toThrow('no tool named "other__echo" is available');
   });
 
   it('makes names every provider accepts', () => {

@@ -351,6 +351,20 @@ describe('tool calls', () => {
     expect(textOf(await m.callTool('box__echo', { message: 'still fine' }))).toBe('still fine');
   });
 
+  it("uses the caller's own controller: the hard maximum aborts it and says so, the caller's abort cancels", async () => {
+    m = manager(home, { callHardMaxMs: 1500 });
+    await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
+    const ranLong = new AbortController();
+    await expect(m.callTool('box__sleep', { ms: 4000, tick: 100 }, { controller: ranLong })).rejects.toThrow('tool "sleep" on server "box" ran past the hard maximum of 1500 ms; cancelled');
+    expect(ranLong.signal.aborted).toBe(true);
+    for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
+    expect(m.logs('box')).toContain('sleep: cancelled by the client');
+    const cancelled = new AbortController();
+    const call = m.callTool('box__sleep', { ms: 10_000, tick: 100 }, { controller: cancelled });
+    setTimeout(() => cancelled.abort(), 200);
+    await expect(call).rejects.toThrow('tool "sleep" on server "box" was cancelled');
+  });
+
   it('cancels a call on abort and the server hears notifications/cancelled', async () => {
     m = manager(home);
     await m.apply([toolbox('box')]);
