@@ -11,7 +11,7 @@ import { join } from 'node:path';
 const CALLS = 1000;
 /** Each run's 1,000 calls go in blocks of 100, the sides taking turns (see interleaveBlocks). */
 const BLOCKS = 10;
-const WARMUP = 200;
+const WARMUP = 500;
 const ECHO_ARGS = { message: 'hello from the bench' };
 const ECHO_TEXT = `Echo: ${ECHO_ARGS.message}`;
 
@@ -34,9 +34,10 @@ function textOf(content: unknown): string | undefined {
 }
 
 /**
- * 1,000 sequential echo calls: the raw SDK's callTool, Switchboard's core path, and, through
- * web mode's WebSocket bridge, the nearest invoke that exists (readResource) against the raw SDK's
- * readResource on the same server. Each side has its own server-everything process (stdio).
+ * 1,000 sequential echo calls: Switchboard's core path against the raw SDK's callTool, and the tools
+ * panel's runTool through web mode's WebSocket bridge (from a client in another process) against
+ * the raw SDK again, each pair taking turns block by block. The raw SDK has its own server-everything
+ * process (stdio); both Switchboard sides use the core's.
  */
 export async function toolCalls(runs: number): Promise<Figure[]> {
   let raw: Client | undefined;
@@ -44,14 +45,12 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
   let host: Awaited<ReturnType<typeof startWebHost>> | undefined;
   let browserSide: ChildProcess | undefined;
   try {
-    raw = await rawConnect(everything());
-    const client = raw;
     const path = new CoreCallPath(running.core);
     const echoName = running.core.mcp.tools('everything').find((t) => t.tool === 'echo')?.name;
     if (!echoName) throw new Error('server-everything has no echo tool in the catalog');
 
     const rawCall = async () => {
-      const r = await client.callTool({ name: 'echo', arguments: ECHO_ARGS });
+      const r = await raw!.callTool({ name: 'echo', arguments: ECHO_ARGS });
       if (textOf(r.content) !== ECHO_TEXT) throw new Error(`raw SDK echo returned ${JSON.stringify(r.content)}`);
     };
     const coreCall = async () => {
@@ -60,13 +59,6 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
     };
 
     host = await startWebHost({ handlers: running.core.handlers, events: running.core.events, rendererDir: join(REPO, 'out/renderer') });
-    const resources = await client.listResources();
-    const uri = resources.resources.find((r) => r.mimeType?.startsWith('text/'))?.uri ?? resources.resources[0]?.uri;
-    if (!uri) throw new Error('server-everything lists no resources');
-    const rawRead = async () => {
-      const r = await client.readResource({ uri });
-      if (r.contents.length !== 1) throw new Error(`raw SDK readResource returned ${r.contents.length} parts`);
-    };
     // The browser's side runs in its own process, as Chromium would; it times its own blocks.
     browserSide = fork(join(REPO, 'bench/probes/ws-client-probe.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     const child = browserSide;
@@ -80,7 +72,9 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
         });
         child.send(message);
       });
-    await ask({ setup: { url: `ws://127.0.0.1:${host.port}${WS_PATH}?token=${host.token}`, origin: `http://127.0.0.1:${host.port}`, server: 'everything', uri } });
+    await ask({
+      setup: { url: `ws://127.0.0.1:${host.port}${WS_PATH}?token=${host.token}`, origin: `http://127.0.0.1:${host.port}`, server: 'everything', tool: 'echo', args: ECHO_ARGS, expect: ECHO_TEXT },
+    });
     const wsBlock = async (count: number, cpu: CpuTally): Promise<number> => {
       const cpuStart = process.cpuUsage();
       const reply = await ask({ run: count });
@@ -90,17 +84,37 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
       return reply.ms;
     };
 
-    const warmCpu: CpuTally = {};
-    for (const warm of [rawCall, coreCall, rawRead]) await sequential(WARMUP, warm, warmCpu, 'warm-up');
-    await wsBlock(WARMUP, warmCpu);
+    // Every run starts fresh server processes on both sides: one server process can be lastingly
+    // faster or slower than another (where it lands, how its JIT went), which would otherwise
+    // decide a 10% figure for the whole run.
     const block = CALLS / BLOCKS;
     const cpu: CpuTally = {};
-    const times = await interleaveBlocks(runs, BLOCKS, {
-      raw: () => sequential(block, rawCall, cpu, 'raw'),
-      core: () => sequential(block, coreCall, cpu, 'core'),
-      rawRead: () => sequential(block, rawRead, cpu, 'rawRead'),
-      ws: () => wsBlock(block, cpu),
-    });
+    const times: Record<'raw' | 'core' | 'rawForWs' | 'ws', number[]> = { raw: [], core: [], rawForWs: [], ws: [] };
+    for (let run = 0; run < runs; run++) {
+      await raw?.close();
+      // Both servers start together, so neither is the older process when the clock runs.
+      [raw] = await Promise.all([rawConnect(everything()), running.core.mcp.reconnect('everything')]);
+      const state = running.core.mcp.status('everything')?.state;
+      if (state?.kind !== 'connected') throw new Error(`the core's server did not reconnect: ${state?.kind}`);
+      const warmCpu: CpuTally = {};
+      const warmups = [() => sequential(WARMUP, rawCall, warmCpu, 'warm-up'), () => sequential(WARMUP, coreCall, warmCpu, 'warm-up'), () => wsBlock(WARMUP, warmCpu)];
+      for (const warm of run % 2 === 0 ? warmups : warmups.reverse()) await warm();
+      // Each figure takes turns with the raw SDK on its own: a third side in the same rotation
+      // (another process waking between blocks) would shift one side's blocks more than the other's.
+      const pairs = [
+        async () => {
+          const one = await interleaveBlocks(1, BLOCKS, { raw: () => sequential(block, rawCall, cpu, 'raw'), core: () => sequential(block, coreCall, cpu, 'core') });
+          times.raw.push(...one.raw);
+          times.core.push(...one.core);
+        },
+        async () => {
+          const one = await interleaveBlocks(1, BLOCKS, { raw: () => sequential(block, rawCall, cpu, 'rawForWs'), ws: () => wsBlock(block, cpu) });
+          times.rawForWs.push(...one.raw);
+          times.ws.push(...one.ws);
+        },
+      ];
+      for (const pair of run % 2 === 0 ? pairs : pairs.reverse()) await pair();
+    }
     const perRun = (side: string) => (cpu[side] ?? 0) / runs;
     return [
       judge({
@@ -114,12 +128,15 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
       }),
       judge({
         id: 'calls-ws-1000',
-        title: `${CALLS.toLocaleString('en-US')} sequential requests through the web-mode WebSocket bridge`,
+        title: `${CALLS.toLocaleString('en-US')} sequential tools/call (echo) through the web-mode WebSocket bridge`,
         unit: 'ms',
         target: { kind: 'ratio', max: 1.5 },
-        raw: { stats: summarize(times.rawRead), work: `Client.readResource ×${CALLS}` },
-        switchboard: { stats: summarize(times.ws), work: `createWsApi in a child process → startWebHost → dispatch → readResource handler → McpManager ×${CALLS}` },
-        note: `main-process CPU per run (the host's side; the client is its own process, as a browser is): ${perRun('ws').toFixed(0)} ms vs raw SDK ${perRun('rawRead').toFixed(0)} ms; the contract has no invoke that runs a tool call (tools are called by the chat in main), so the bridge is measured with readResource, one MCP request per invoke, against the raw SDK readResource`,
+        raw: { stats: summarize(times.rawForWs), work: `Client.callTool echo ×${CALLS}` },
+        switchboard: {
+          stats: summarize(times.ws),
+          work: `createWsApi in a child process → startWebHost → dispatch → runTool (catalog checks, schema check, core.chat.broker, McpManager.callTool) ×${CALLS}`,
+        },
+        note: `main-process CPU per run (the host's side; the client is its own process, as a browser is): ${perRun('ws').toFixed(0)} ms vs raw SDK ${perRun('rawForWs').toFixed(0)} ms; the invoke is the tools panel's Run, which takes the chat's path (catalog, approval policy, call, result mapping)`,
       }),
     ];
   } finally {

@@ -26,6 +26,6 @@ export class CoreCallPath {
     const controller = new AbortController();
     const verdict = await this.broker.requestToolCall({ tool, args, catalog: tools, signal: controller.signal });
     if (verdict.kind !== 'run') throw new Error(`the approval policy did not allow ${name}: ${JSON.stringify(verdict)}`);
-    return this.runtime.callTool(tool.name, verdict.args, { signal: controller.signal, onProgress: () => {} });
+    return this.runtime.callTool(tool.name, verdict.args, { controller, onProgress: () => {} });
   }
 }

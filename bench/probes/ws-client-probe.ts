@@ -1,6 +1,7 @@
 // Child process for the WebSocket bridge figure: the browser's side of web mode, in its own
-// process as a browser would be. The parent sends { url, origin, server, uri } once, then
-// { run: n } for each block; the child times n sequential readResource invokes and replies { ms }.
+// process as a browser would be. The parent sends { url, origin, server, tool, args, expect } once,
+// then { run: n } for each block; the child times n sequential runTool invokes (the tools panel's
+// Run) and replies { ms }.
 import WebSocket from 'ws';
 import type { WsApi } from '../../src-renderer/lib/api/ws-client';
 import { createWsApi } from '../lib/shipped';
@@ -9,7 +10,10 @@ interface Setup {
   url: string;
   origin: string;
   server: string;
-  uri: string;
+  tool: string;
+  args: Record<string, unknown>;
+  /** The text the tool's first content part must hold. */
+  expect: string;
 }
 
 let bridge: WsApi | undefined;
@@ -20,9 +24,10 @@ async function runBlock(count: number): Promise<number> {
   const { api } = bridge;
   const started = performance.now();
   for (let i = 0; i < count; i++) {
-    const result = await api.readResource({ name: setup.server, uri: setup.uri });
-    if (!result.ok) throw new Error(`readResource over the WebSocket failed: ${result.error.message}`);
-    if (result.value.length !== 1) throw new Error(`readResource over the WebSocket returned ${result.value.length} parts`);
+    const result = await api.runTool({ server: setup.server, tool: setup.tool, args: setup.args });
+    if (!result.ok) throw new Error(`runTool over the WebSocket failed: ${result.error.message}`);
+    const first = result.value.content[0];
+    if (first?.type !== 'text' || first.text !== setup.expect) throw new Error(`runTool over the WebSocket returned ${JSON.stringify(result.value.content)}`);
   }
   return performance.now() - started;
 }
