@@ -2,7 +2,6 @@
 // bench/.shipped/ (git-ignored) with Vite's SSR build, deps external, as out/main is built.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build } from 'vite';
 import type * as Entry from './shipped-entry';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -16,6 +15,8 @@ if (process.env[BUILT_FLAG] !== outDir) {
 }
 
 async function buildShipped(): Promise<void> {
+  // Loaded only to build: a probe process that imports the built core must not carry Vite in its memory.
+  const { build } = await import('vite');
   await build({
     configFile: false,
     logLevel: 'warn',
