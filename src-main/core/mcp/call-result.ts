@@ -1,18 +1,8 @@
-/** A tool result in a plain, serializable shape for the chat, the UI and the CLI. */
-export type ResultPart =
-  | { type: 'text'; text: string }
-  | { type: 'image'; mimeType: string; data: string }
-  | { type: 'audio'; mimeType: string; data: string }
-  | { type: 'resource_link'; uri: string; name: string; title?: string; description?: string; mimeType?: string }
-  | { type: 'resource'; uri: string; mimeType?: string; text?: string; blob?: string };
+import type { ToolResultPart, ToolRunResult } from '../../../src-preload/contract/tool-run';
 
-export interface ToolCallResult {
-  isError: boolean;
-  content: ResultPart[];
-  structuredContent?: Record<string, unknown>;
-  /** Characters cut from oversized text, summed over the parts. */
-  truncatedChars: number;
-}
+/** A tool result in a plain, serializable shape for the chat, the UI and the CLI: the contract's own. */
+export type ResultPart = ToolResultPart;
+export type ToolCallResult = ToolRunResult;
 
 export const DEFAULT_TEXT_CAP = 100_000;
 

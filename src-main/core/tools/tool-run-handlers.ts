@@ -6,7 +6,7 @@
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { z } from 'zod';
-import type { ToolRunResult, toolRunInvokes } from '../../../src-preload/contract/tool-run';
+import type { toolRunInvokes } from '../../../src-preload/contract/tool-run';
 import { AppFailure } from '../app-error';
 import type { ApprovalBroker, ToolCallVerdict } from '../approvals/approval-broker';
 import { managerToolRuntime } from '../chat/manager-tool-runtime';
@@ -42,8 +42,7 @@ export function toolRunHandlers(deps: ToolRunDeps): ToolRunHandlers {
       if (!tool) throw new AppFailure('conflict', `${what} left the catalog before it could run`);
       const verdict = await deps.broker.requestToolCall({ tool, args, catalog, signal: NEVER_CANCELLED });
       if (verdict.kind !== 'run') throw refusal(verdict, what);
-      const result: ToolRunResult = await deps.mcp.callTool(entry.name, verdict.args);
-      return result;
+      return deps.mcp.callTool(entry.name, verdict.args);
     },
   };
 }
