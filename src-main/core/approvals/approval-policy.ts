@@ -50,6 +50,14 @@ export function globToRegExp(pattern: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+/** Rules are matched on every tool call; each pattern is compiled once (a handful per user). */
+const compiledGlobs = new Map<string, RegExp>();
+function compiledGlob(pattern: string): RegExp {
+  let compiled = compiledGlobs.get(pattern);
+  if (!compiled) compiledGlobs.set(pattern, (compiled = globToRegExp(pattern)));
+  return compiled;
+}
+
 const CAUTION: Record<RuleEffect, number> = { deny: 2, ask: 1, allow: 0 };
 
 /**
@@ -64,7 +72,7 @@ export function matchRule(rules: ApprovalRule[], name: string): ApprovalRule | u
   };
   let best: ApprovalRule | undefined;
   for (const rule of rules) {
-    if (!globToRegExp(rule.pattern).test(name)) continue;
+    if (!compiledGlob(rule.pattern).test(name)) continue;
     if (!best || compare(score(rule), score(best)) > 0) best = rule;
   }
   return best;
