@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import type { ChatMessage, Conversation } from '../../src-preload/contract/chat';
 import { isInvokeName, startWebHost } from '../lib/shipped';
 import { newCore } from '../lib/core';
+import { CONVERSATION_ID, longConversation, TITLE } from '../lib/long-conversation';
 import { judge, notBuilt, type Figure } from '../lib/figure';
 import { REPO, tempHome } from '../lib/servers';
 import { summarize } from '../lib/stats';
@@ -12,8 +12,6 @@ import { summarize } from '../lib/stats';
 const MESSAGES = 5000;
 const CHROMIUM = process.env.SWITCHBOARD_CHROMIUM ?? '/usr/bin/chromium';
 const RENDERER = join(REPO, 'out/renderer');
-const CONVERSATION_ID = 'bench-5000-messages';
-const TITLE = 'Bench: 5,000 messages';
 /** Reading scroll: a fixed step per frame from the bottom up (a fast mouse wheel, ~7,200 px/s at 60 Hz). */
 const READ_STEP_PX = 120;
 const READ_FRAMES = 300;
@@ -33,32 +31,6 @@ export function chatMissing(): string | undefined {
     return 'the chat invokes (listConversations, getConversation) are not in the contract: src-preload/contract.ts does not compose chatInvokes yet, so web mode cannot load a conversation';
   }
   return undefined;
-}
-
-/** A long, mixed conversation: questions, markdown answers with code, tool calls and their results. */
-export function longConversation(count: number, now = Date.UTC(2026, 0, 1)): Conversation {
-  const messages: ChatMessage[] = [];
-  for (let i = 0; messages.length < count; i++) {
-    const at = now + i * 1000;
-    messages.push({ role: 'user', text: `Question ${i}: what does server ${i % 7} say about item ${i}?`, at });
-    if (messages.length >= count) break;
-    const callId = `call-${i}`;
-    const wantsTool = i % 3 === 0;
-    messages.push({
-      role: 'assistant',
-      text: `Here is what I found for **item ${i}**:\n\n- first point about ${i}\n- second point\n\n\`\`\`json\n{ "item": ${i}, "ok": true }\n\`\`\`\n\nMore text follows so the row wraps over a few lines in a normal window width, like a real answer would.`,
-      toolCalls: wantsTool ? [{ id: callId, name: 'everything__echo', args: { message: `item ${i}` } }] : [],
-      at: at + 1,
-    });
-    if (wantsTool && messages.length < count) {
-      messages.push({
-        role: 'tool',
-        at: at + 2,
-        results: [{ callId, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `item ${i}` }, state: 'succeeded', content: [{ type: 'text', text: `Echo: item ${i}` }], textForModel: `Echo: item ${i}` }],
-      });
-    }
-  }
-  return { id: CONVERSATION_ID, title: TITLE, createdAt: now, updatedAt: now + count * 1000, messageCount: messages.length, messages };
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { longConversation } from '../../../bench/figures/chat-scroll';
+import { longConversation } from '../../../bench/lib/long-conversation';
 import { ConversationStore, conversationsDir } from '../../../src-main/core/chat/conversation-store';
 
 let home: string | undefined;
