@@ -173,7 +173,8 @@ export class ServerConnection {
   async connectedClient(timeoutMs: number): Promise<Client> {
     const deadline = this.deps.clock.now() + timeoutMs;
     for (;;) {
-      if (this.state.kind === 'connected' && this.session) return this.session.client;
+      const ready = this.readyClient();
+      if (ready) return ready;
       if (this.state.kind !== 'connecting' && this.state.kind !== 'backing_off') throw this.notConnected();
       const left = deadline - this.deps.clock.now();
       if (left <= 0) throw new AppFailure('unavailable', `server "${this.name}" did not connect within ${formatDuration(timeoutMs)} (${this.state.kind}: ${this.state.reason})`);
