@@ -1,5 +1,5 @@
-// Everything the bench runs of Switchboard itself. bench/lib/shipped.ts compiles this file the way
-// the app ships (Vite, as electron-vite builds out/main), so the figures time the shipped code, not
+// Everything the bench runs of Switchboard in main. bench/lib/shipped-build.ts compiles this file the
+// way the app ships (Vite, as electron-vite builds out/main), so the figures time the shipped code, not
 // tsx's development transform (which wraps every function it creates in a keep-names helper).
 export { SwitchboardCore } from '../../src-main/core/switchboard-core';
 export { MemoryVault } from '../../src-main/core/secrets/memory-vault';
@@ -14,4 +14,3 @@ export { managerToolRuntime } from '../../src-main/core/chat/manager-tool-runtim
 export { startWebHost } from '../../src-main/host/web-host';
 export { WS_PATH } from '../../src-main/host/ws-protocol';
 export { isInvokeName } from '../../src-preload/contract';
-export { createWsApi } from '../../src-renderer/lib/api/ws-client';

@@ -4,7 +4,7 @@
 // Run) and replies { ms }.
 import WebSocket from 'ws';
 import type { WsApi } from '../../src-renderer/lib/api/ws-client';
-import { createWsApi } from '../lib/shipped';
+import { createWsApi } from '../lib/shipped-ws-client';
 
 interface Setup {
   url: string;

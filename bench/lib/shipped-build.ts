@@ -1,0 +1,43 @@
+// Builds what the bench runs of Switchboard the way the app ships: Vite, as electron-vite builds
+// out/main (SSR build, dependencies external). Two outputs in bench/.shipped/ (git-ignored): core.mjs,
+// everything main runs (shipped-entry.ts), and ws-client.mjs, the renderer's WebSocket client alone,
+// for the process that plays the browser.
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const root = resolve(here, '../..');
+const outDir = resolve(here, '../.shipped');
+
+// Built once per bench run: probes forked from the run inherit the flag and load the same files.
+const BUILT_FLAG = 'SWITCHBOARD_BENCH_SHIPPED';
+if (process.env[BUILT_FLAG] !== outDir) {
+  await buildShipped();
+  process.env[BUILT_FLAG] = outDir;
+}
+
+/** The URL of one built output, for a dynamic import. */
+export function shippedModule(name: 'core' | 'ws-client'): string {
+  return pathToFileURL(join(outDir, `${name}.mjs`)).href;
+}
+
+async function buildShipped(): Promise<void> {
+  // Loaded only to build: a probe process that imports the built code must not carry Vite in its memory.
+  const { build } = await import('vite');
+  await build({
+    configFile: false,
+    logLevel: 'warn',
+    root,
+    build: {
+      ssr: true,
+      outDir,
+      emptyOutDir: true,
+      target: 'node20',
+      minify: false,
+      rollupOptions: {
+        input: { core: join(here, 'shipped-entry.ts'), 'ws-client': join(root, 'src-renderer/lib/api/ws-client.ts') },
+        output: { format: 'es', entryFileNames: '[name].mjs' },
+      },
+    },
+  });
+}
