@@ -1,7 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { startWebHost, WS_PATH } from '../lib/shipped';
-import { CoreCallPath } from '../lib/core-call-path';
+import { CoreCallPath, startWebHost, WS_PATH } from '../lib/shipped';
 import { startCore } from '../lib/core';
 import { judge, type Figure } from '../lib/figure';
 import { everything, rawConnect, REPO } from '../lib/servers';

@@ -1,9 +1,11 @@
 import type { ApprovalBroker } from '../../src-main/core/approvals/approval-broker';
 import type { ToolResult, ToolRuntime } from '../../src-main/core/chat/tool-runtime';
 import type { SwitchboardCore } from '../../src-main/core/switchboard-core';
-import { managerToolRuntime } from './shipped';
+import { managerToolRuntime } from '../../src-main/core/chat/manager-tool-runtime';
 
 /**
+ * Compiled into the shipped build with the core (shipped-entry.ts): it is timed as Switchboard's side.
+ *
  * One tool call the way the chat makes it in main (ChatSessions.run / runCall), minus the model and
  * the tool-card events: the round's catalog (ToolRuntime.listTools over the manager), the tool
  * looked up by name, the core's ApprovalBroker (the server is set to approval "auto", so the

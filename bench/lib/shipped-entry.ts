@@ -13,4 +13,5 @@ export { buildCatalog } from '../../src-main/core/mcp/tool-catalog';
 export { managerToolRuntime } from '../../src-main/core/chat/manager-tool-runtime';
 export { startWebHost } from '../../src-main/host/web-host';
 export { WS_PATH } from '../../src-main/host/ws-protocol';
+export { CoreCallPath } from './core-call-path';
 export { isInvokeName } from '../../src-preload/contract';

@@ -18,4 +18,5 @@ export const {
   startWebHost,
   WS_PATH,
   isInvokeName,
+  CoreCallPath,
 } = shipped;
