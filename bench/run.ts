@@ -37,7 +37,7 @@ const benches: Bench[] = [
     target: { kind: 'absolute', max: 50, unit: 'ms' },
     run: () => warmStart([1, 10, 50], (n) => (n === 50 ? 3 : 5), (n) => (n === 50 ? 1 : 3)),
   },
-  { id: 'calls', title: '1,000 sequential tools/call', unit: 'ms', target: { kind: 'ratio', max: 1.1 }, run: () => toolCalls(9) },
+  { id: 'calls', title: '1,000 sequential tools/call', unit: 'ms', target: { kind: 'ratio', max: 1.1 }, run: () => toolCalls(15) },
   { id: 'catalog-build', title: 'catalog build, 2,000 tools', unit: 'ms', target: { kind: 'absolute', max: 50, unit: 'ms' }, run: () => catalogBuild(15) },
   { id: 'big-result-map', title: '10 MB text result mapped', unit: 'ms', target: { kind: 'absolute', max: 20, unit: 'ms' }, run: () => bigResultMapping(7) },
   { id: 'big-result-e2e', title: '10 MB text result end to end', unit: 'ms', target: { kind: 'report' }, run: () => bigResultEndToEnd(3) },

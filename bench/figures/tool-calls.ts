@@ -115,6 +115,11 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
       for (const pair of run % 2 === 0 ? pairs : pairs.reverse()) await pair();
     }
     const perRun = (side: string) => (cpu[side] ?? 0) / runs;
+    // The same runs read pairwise: each run's Switchboard time over the raw time beside it.
+    const paired = (mine: number[], theirs: number[]) => {
+      const ratios = summarize(mine.map((value, i) => value / theirs[i]!));
+      return `run by run, Switchboard ÷ raw: median ${ratios.median.toFixed(3)} [${ratios.min.toFixed(2)}–${ratios.max.toFixed(2)}]`;
+    };
     return [
       judge({
         id: 'calls-core-1000',
@@ -123,7 +128,7 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
         target: { kind: 'ratio', max: 1.1 },
         raw: { stats: summarize(times.raw), work: `Client.callTool echo ×${CALLS}` },
         switchboard: { stats: summarize(times.core), work: `ToolRuntime.listTools + lookup + core.chat.broker (approval: auto) + ToolRuntime.callTool → McpManager.callTool + mapCallResult ×${CALLS}` },
-        note: `main-process CPU per run: Switchboard ${perRun('core').toFixed(0)} ms, raw SDK ${perRun('raw').toFixed(0)} ms (ratio ${(perRun('core') / perRun('raw')).toFixed(2)}); wall time is mostly waiting on the server`,
+        note: `${paired(times.core, times.raw)}; main-process CPU per run: Switchboard ${perRun('core').toFixed(0)} ms, raw SDK ${perRun('raw').toFixed(0)} ms (ratio ${(perRun('core') / perRun('raw')).toFixed(2)}); wall time is mostly waiting on the server`,
       }),
       judge({
         id: 'calls-ws-1000',
@@ -135,7 +140,7 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
           stats: summarize(times.ws),
           work: `createWsApi in a child process → startWebHost → dispatch → runTool (catalog checks, schema check, core.chat.broker, McpManager.callTool) ×${CALLS}`,
         },
-        note: `main-process CPU per run (the host's side; the client is its own process, as a browser is): ${perRun('ws').toFixed(0)} ms vs raw SDK ${perRun('rawForWs').toFixed(0)} ms; the invoke is the tools panel's Run, which takes the chat's path (catalog, approval policy, call, result mapping)`,
+        note: `${paired(times.ws, times.rawForWs)}; main-process CPU per run (the host's side; the client is its own process, as a browser is): ${perRun('ws').toFixed(0)} ms vs raw SDK ${perRun('rawForWs').toFixed(0)} ms; the invoke is the tools panel's Run, which takes the chat's path (catalog, approval policy, call, result mapping)`,
       }),
     ];
   } finally {
