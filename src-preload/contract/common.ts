@@ -22,6 +22,17 @@ export const out = <T>() => undefined as unknown as T;
 
 export const empty = z.object({}).strict();
 
+/** Each top-level property's `default` in a JSON Schema: what a form built from it starts with. */
+export function schemaDefaults(schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties;
+  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return {};
+  const defaults: Record<string, unknown> = {};
+  for (const [key, prop] of Object.entries(properties)) {
+    if (prop !== null && typeof prop === 'object' && 'default' in prop) defaults[key] = (prop as { default: unknown }).default;
+  }
+  return defaults;
+}
+
 export const serverName = z
   .string()
   .min(1, 'server name is empty')

@@ -19,6 +19,19 @@ export interface ToolRunResult {
   truncatedChars: number;
 }
 
+/** A result part with its resource nested the way MCP carries it (what the chat and ToolContent read). */
+export type NestedResultPart =
+  | Exclude<ToolResultPart, { type: 'resource' }>
+  | { type: 'resource'; resource: { uri: string; mimeType?: string } & ({ text: string } | { blob: string }) };
+
+/** Main keeps a resource flat; MCP (the chat, the providers, ToolContent) reads it nested. */
+export function nestResource(part: ToolResultPart): NestedResultPart {
+  if (part.type !== 'resource') return part;
+  const { uri, mimeType, text, blob } = part;
+  const base = { uri, ...(mimeType !== undefined ? { mimeType } : {}) };
+  return { type: 'resource', resource: text !== undefined ? { ...base, text } : { ...base, blob: blob ?? '' } };
+}
+
 export const toolRunInvokes = {
   /** Runs through the same checks and approval as the chat; a denial or a refused argument is an error. */
   runTool: {

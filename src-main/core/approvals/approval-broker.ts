@@ -18,6 +18,7 @@ import {
   type SamplingMessageView,
   type ToolCallApprovalRequest,
 } from '../../../src-preload/contract/chat';
+import { schemaDefaults } from '../../../src-preload/contract/common';
 import { AppFailure } from '../app-error';
 import type { CatalogTool } from '../chat/tool-runtime';
 import { systemClock, type Clock } from '../ports';
@@ -288,15 +289,4 @@ function describeAllow(decision: Exclude<(typeof toolDecisions)[number], 'deny'>
     default:
       return decision satisfies never;
   }
-}
-
-/** Each top-level property's `default`, to prefill an elicitation form. */
-export function schemaDefaults(schema: Record<string, unknown>): Record<string, unknown> {
-  const properties = schema.properties;
-  if (properties === null || typeof properties !== 'object') return {};
-  const defaults: Record<string, unknown> = {};
-  for (const [key, prop] of Object.entries(properties)) {
-    if (prop !== null && typeof prop === 'object' && 'default' in prop) defaults[key] = (prop as { default: unknown }).default;
-  }
-  return defaults;
 }

@@ -1,5 +1,4 @@
-import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
-import type { ResultPart } from '../mcp/call-result';
+import { nestResource } from '../../../src-preload/contract/tool-run';
 import type { McpManager } from '../mcp/mcp-manager';
 import type { CatalogTool, ToolResult, ToolRuntime } from './tool-runtime';
 
@@ -28,7 +27,7 @@ export function managerToolRuntime(manager: Pick<McpManager, 'tools' | 'callTool
     callTool: async (name, args, { controller, onProgress }): Promise<ToolResult> => {
       const result = await manager.callTool(name, args, { controller, onProgress });
       return {
-        content: result.content.map(toContentBlock),
+        content: result.content.map(nestResource),
         ...(result.structuredContent ? { structuredContent: result.structuredContent } : {}),
         isError: result.isError,
       };
@@ -48,11 +47,4 @@ function toCatalog(tools: ReturnType<McpManager['tools']>): CatalogTool[] {
       inputSchema: t.inputSchema,
       annotations: { ...(t.annotations ?? {}) },
     }));
-}
-
-function toContentBlock(part: ResultPart): ContentBlock {
-  if (part.type !== 'resource') return part;
-  const { uri, mimeType, text, blob } = part;
-  const base = { uri, ...(mimeType !== undefined ? { mimeType } : {}) };
-  return { type: 'resource', resource: text !== undefined ? { ...base, text } : { ...base, blob: blob ?? '' } };
 }

@@ -1,20 +1,9 @@
 /**
- * The tools panel's "Run…": the arguments a run starts from, and its result parts in the shape the
- * chat's ToolContent renders. Main checks the arguments again against the full schema (it is the
- * authority); what is here only gives the person a sensible start.
+ * The tools panel's "Run…": the arguments a run starts from. Main checks the arguments again against
+ * the full schema (it is the authority); what is here only gives the person a sensible start.
  */
-import type { ToolContentView } from '../../../src-preload/contract/chat';
-import type { ToolResultPart } from '../../../src-preload/contract/tool-run';
+import { schemaDefaults } from '../../../src-preload/contract/common';
 import type { FormField } from '../chat/elicitation-form';
-
-/** Each top-level property's `default`. */
-export function schemaDefaults(schema: Record<string, unknown>): Record<string, unknown> {
-  const defaults: Record<string, unknown> = {};
-  for (const [key, property] of Object.entries(propertiesOf(schema))) {
-    if (isRecord(property) && 'default' in property) defaults[key] = property.default;
-  }
-  return defaults;
-}
 
 /** What the JSON editor starts with: the defaults, plus an empty value of the right type for each required key. */
 export function argsTemplate(schema: Record<string, unknown>): Record<string, unknown> {
@@ -30,15 +19,6 @@ export function argsTemplate(schema: Record<string, unknown>): Record<string, un
 /** The form fits when every field is one it can show; anything else (nested objects, free arrays) is edited as JSON. */
 export function formFits(fields: FormField[]): boolean {
   return fields.every((field) => field.kind !== 'unsupported');
-}
-
-/** Main's parts carry a resource flat; ToolContent reads MCP's nested `resource`. */
-export function resultContent(parts: ToolResultPart[]): ToolContentView[] {
-  return parts.map((part) => {
-    if (part.type !== 'resource') return part;
-    const { uri, mimeType, text, blob } = part;
-    return { type: 'resource', resource: { uri, ...(mimeType !== undefined ? { mimeType } : {}), ...(text !== undefined ? { text } : {}), ...(blob !== undefined ? { blob } : {}) } };
-  });
 }
 
 function emptyValue(property: unknown): unknown {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { formFields } from '../../../src-renderer/lib/chat/elicitation-form';
-import { argsTemplate, formFits, resultContent, schemaDefaults } from '../../../src-renderer/lib/servers/tool-run';
+import { schemaDefaults } from '../../../src-preload/contract/common';
+import { nestResource } from '../../../src-preload/contract/tool-run';
+import { argsTemplate, formFits } from '../../../src-renderer/lib/servers/tool-run';
 
 const schema = {
   type: 'object',
@@ -46,15 +48,17 @@ describe('formFits', () => {
   });
 });
 
-describe('resultContent', () => {
+describe('nestResource', () => {
   it('nests a flat resource the way MCP does and passes other parts through', () => {
     expect(
-      resultContent([
-        { type: 'text', text: 'hi' },
-        { type: 'resource', uri: 'demo://a', mimeType: 'text/plain', text: 'body' },
-        { type: 'resource', uri: 'demo://b', blob: 'AAAA' },
-        { type: 'image', mimeType: 'image/png', data: 'AAAA' },
-      ]),
+      (
+        [
+          { type: 'text', text: 'hi' },
+          { type: 'resource', uri: 'demo://a', mimeType: 'text/plain', text: 'body' },
+          { type: 'resource', uri: 'demo://b', blob: 'AAAA' },
+          { type: 'image', mimeType: 'image/png', data: 'AAAA' },
+        ] as const
+      ).map(nestResource),
     ).toEqual([
       { type: 'text', text: 'hi' },
       { type: 'resource', resource: { uri: 'demo://a', mimeType: 'text/plain', text: 'body' } },
