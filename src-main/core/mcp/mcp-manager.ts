@@ -67,12 +67,10 @@ export interface ServerStatus {
 }
 
 export interface CallOptions {
-  /** Aborting it cancels the call (the server hears notifications/cancelled). */
-  signal?: AbortSignal;
   /**
-   * The caller's own controller for this call alone, used instead of `signal`: the manager passes
-   * its signal straight to the SDK and aborts it itself at the hard maximum, so no second signal
-   * is made per call.
+   * The caller's own controller for this call alone: aborting it cancels the call (the server hears
+   * notifications/cancelled). The manager passes its signal straight to the SDK and aborts it itself
+   * at the hard maximum, so a call makes one signal, not two.
    */
   controller?: AbortController;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
@@ -355,10 +353,6 @@ export class McpManager {
     // A controller we may abort, so a call ended by the hard maximum still sends
     // notifications/cancelled (the SDK only sends it on abort or on the per-call timer).
     const cancel = options.controller ?? new AbortController();
-    const callerSignal = options.controller?.signal ?? options.signal;
-    const forward = options.controller || !options.signal ? undefined : () => cancel.abort(options.signal?.reason);
-    if (forward && options.signal?.aborted) forward();
-    if (forward) options.signal?.addEventListener('abort', forward, { once: true });
     const requestOptions = {
       timeout,
       resetTimeoutOnProgress: true,
@@ -379,13 +373,11 @@ export class McpManager {
       }
       return mapCallResult(raw, this.deps.textCap ?? DEFAULT_TEXT_CAP);
     } catch (error) {
-      const cancelledByCaller = callerSignal?.aborted === true;
+      const cancelledByCaller = options.controller?.signal.aborted === true;
       // Only the hard maximum ends a call without the SDK telling the server; every other
       // failure is a reply, a closed connection, or a timeout the SDK already cancelled.
       if (!cancelledByCaller && isHardMaxTimeout(error)) cancel.abort(error);
       throw this.callFailure(connection, tool, { timeout, hardMax }, error, cancelledByCaller);
-    } finally {
-      if (forward) options.signal?.removeEventListener('abort', forward);
     }
   }
 

@@ -351,7 +351,7 @@ describe('tool calls', () => {
     expect(textOf(await m.callTool('box__echo', { message: 'still fine' }))).toBe('still fine');
   });
 
-  it("uses the caller's own controller: the hard maximum aborts it and says so, the caller's abort cancels", async () => {
+  it("aborts the caller's own controller at the hard maximum and says so", async () => {
     m = manager(home, { callHardMaxMs: 1500 });
     await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
     const ranLong = new AbortController();
@@ -359,10 +359,6 @@ describe('tool calls', () => {
     expect(ranLong.signal.aborted).toBe(true);
     for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
     expect(m.logs('box')).toContain('sleep: cancelled by the client');
-    const cancelled = new AbortController();
-    const call = m.callTool('box__sleep', { ms: 10_000, tick: 100 }, { controller: cancelled });
-    setTimeout(() => cancelled.abort(), 200);
-    await expect(call).rejects.toThrow('tool "sleep" on server "box" was cancelled');
   });
 
   it('cancels a call on abort and the server hears notifications/cancelled', async () => {
@@ -370,7 +366,7 @@ describe('tool calls', () => {
     await m.apply([toolbox('box')]);
     await waitForState(m, 'box', is('connected'));
     const controller = new AbortController();
-    const call = m.callTool('box__sleep', { ms: 10_000 }, { signal: controller.signal });
+    const call = m.callTool('box__sleep', { ms: 10_000 }, { controller });
     setTimeout(() => controller.abort(), 200);
     await expect(call).rejects.toThrow('tool "sleep" on server "box" was cancelled');
     for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
