@@ -19,6 +19,7 @@ import { SignInService, type SignInDeps } from './oauth/sign-in';
 import { migrationHandlers } from './secrets/migration-handlers';
 import { secretHandlers } from './secrets/secret-handlers';
 import { aggregateStatus } from './status';
+import { flagToolDefinition } from './approvals/description-flags';
 import { toolRunHandlers } from './tools/tool-run-handlers';
 
 export interface CoreDeps {
@@ -154,7 +155,8 @@ export class SwitchboardCore {
         return null;
       },
       serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
-      listTools: async ({ server }) => this.mcp.tools(server),
+      // The panel shows the same poisoning warnings as the approval dialog (SECURITY A2).
+      listTools: async ({ server }) => this.mcp.tools(server).map((tool) => ({ ...tool, flags: flagToolDefinition(tool) })),
       setToolEnabled: async ({ qualifiedName, enabled }) => {
         await this.mcp.setToolEnabled(qualifiedName, enabled);
         return null;

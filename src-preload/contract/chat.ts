@@ -139,6 +139,8 @@ export interface ToolCallOutcome {
   state: Extract<ToolCallState, 'succeeded' | 'failed' | 'denied' | 'cancelled'>;
   /** What the server answered, as it answered it (absent when the tool never ran). Stored, so a reload shows the same card. */
   result?: ToolResult;
+  /** The `ui://` resource that renders this tool's results (MCP Apps); stored, so the app comes back after a reload. */
+  appUri?: string;
   /** Why it ran without asking, or who denied it ("you allowed it once"). */
   because?: string;
   elapsedMs?: number;
@@ -194,6 +196,8 @@ export interface ToolCallCard {
   startedAt?: number;
   elapsedMs?: number;
   result?: ToolResult;
+  /** The `ui://` resource that renders this tool's results (MCP Apps). */
+  appUri?: string;
   error?: string;
 }
 

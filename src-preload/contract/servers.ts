@@ -1,7 +1,11 @@
 /** Servers, tools and the app's status: snapshots, invokes and events. */
 import { z } from 'zod';
 import { empty, out, serverName } from './common';
+import type { TextFlag } from './chat';
 import type { CatalogTool } from './tools';
+
+/** A tool as the tools panel lists it: the catalog entry and main's poisoning flags on its text (SECURITY A2). */
+export type ToolListing = CatalogTool & { flags: TextFlag[] };
 
 export type ServerStateKind =
   | 'disabled'
@@ -119,7 +123,7 @@ export const serverInvokes = {
   reconnectAll: { input: empty, output: out<null>() },
   setServerEnabled: { input: z.object({ name: serverName, enabled: z.boolean() }).strict(), output: out<null>() },
   serverLogs: { input: byServer, output: out<ServerLogs>() },
-  listTools: { input: z.object({ server: serverName.optional() }).strict(), output: out<CatalogTool[]>() },
+  listTools: { input: z.object({ server: serverName.optional() }).strict(), output: out<ToolListing[]>() },
   setToolEnabled: { input: z.object({ qualifiedName: toolName, enabled: z.boolean() }).strict(), output: out<null>() },
   listResources: { input: byServer, output: out<{ resources: ResourceView[]; templates: ResourceTemplateView[] }>() },
   readResource: { input: z.object({ name: serverName, uri: resourceUri }).strict(), output: out<ResourceContentView[]>() },

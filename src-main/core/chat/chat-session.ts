@@ -19,6 +19,7 @@ import { systemClock, type Clock, type Logger } from '../ports';
 import { visibleMessageCount, type ConversationStore } from './conversation-store';
 import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
+import { toolUi } from '../../../src-preload/contract/tools';
 import type { ToolCaller } from '../tools/tool-caller';
 
 /** The reason a tool call's controller is aborted with when the person cancels (the runtime may abort it at the hard maximum too). */
@@ -152,8 +153,8 @@ export class ChatSessions {
   }
 
   private async runCall(conversationId: string, call: ToolCallRequest, turn: ActiveTurn): Promise<ToolCallOutcome> {
-    let base: Pick<ToolCallOutcome, 'callId' | 'name' | 'server' | 'tool'> = { callId: call.id, name: call.name };
-    const card = (patch: Omit<ToolCallCard, 'conversationId' | 'callId' | 'name' | 'server' | 'tool'>) =>
+    let base: Pick<ToolCallOutcome, 'callId' | 'name' | 'server' | 'tool' | 'appUri'> = { callId: call.id, name: call.name };
+    const card = (patch: Omit<ToolCallCard, 'conversationId' | 'callId' | 'name' | 'server' | 'tool' | 'appUri'>) =>
       this.deps.emit({ name: 'toolCallUpdated', payload: { conversationId, ...base, ...patch } });
     const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, extra: Pick<ToolCallOutcome, 'result' | 'because' | 'elapsedMs' | 'error'> = {}): ToolCallOutcome => {
       card({ args, state, ...extra });
@@ -186,7 +187,10 @@ export class ChatSessions {
         },
         onProgress: (progress) => card({ args: running.args, state: 'running', because: running.because, ...timing(), progress }),
       });
-      if (outcome.tool) base = { ...base, server: outcome.tool.server, tool: outcome.tool.name };
+      if (outcome.tool) {
+        const { resourceUri } = toolUi(outcome.tool);
+        base = { ...base, server: outcome.tool.server, tool: outcome.tool.name, ...(resourceUri ? { appUri: resourceUri } : {}) };
+      }
       const { elapsedMs } = timing();
       const ran = { ...(elapsedMs !== undefined ? { elapsedMs } : {}) };
       switch (outcome.kind) {

@@ -34,6 +34,8 @@ export interface CallView {
   elapsedMs?: number;
   /** What the server answered, as it answered it. */
   result?: ToolResult;
+  /** The MCP App that renders the result, when the tool has one. */
+  appUri?: string;
   error?: string;
 }
 
@@ -84,6 +86,7 @@ const fromCard = (card: ToolCallCard): CallView => ({
   args: card.args,
   state: card.state,
   ...(card.result !== undefined ? { result: card.result } : {}),
+  ...(card.appUri !== undefined ? { appUri: card.appUri } : {}),
   ...(card.server !== undefined ? { server: card.server } : {}),
   ...(card.tool !== undefined ? { tool: card.tool } : {}),
   ...(card.because !== undefined ? { because: card.because } : {}),
@@ -100,6 +103,7 @@ const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): 
   args: outcome.args,
   state: outcome.state,
   ...(outcome.result !== undefined ? { result: outcome.result } : {}),
+  ...(outcome.appUri !== undefined ? { appUri: outcome.appUri } : {}),
   ...(outcome.server !== undefined ? { server: outcome.server } : {}),
   ...(outcome.tool !== undefined ? { tool: outcome.tool } : {}),
   ...(outcome.because !== undefined ? { because: outcome.because } : {}),
