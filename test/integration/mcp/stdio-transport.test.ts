@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatBytes, StdioProcessTransport } from '../../../src-main/core/mcp/stdio-transport';
@@ -7,8 +11,8 @@ afterEach(async () => {
   await Promise.all(transports.splice(0).map((t) => t.close()));
 });
 
-/** A transport running `node -e script`, collecting what it delivers. */
-function start(script: string, maxLineBytes = 1024 * 1024) {
+/** A transport running `node -e script [...extraArgs]`, collecting what it delivers. */
+function start(script: string, maxLineBytes = 1024 * 1024, extraArgs: string[] = []) {
   const messages: JSONRPCMessage[] = [];
   const noise: string[] = [];
   const stderr: string[] = [];
@@ -16,7 +20,7 @@ function start(script: string, maxLineBytes = 1024 * 1024) {
   let closed = false;
   const transport = new StdioProcessTransport({
     command: process.execPath,
-    args: ['-e', script],
+    args: ['-e', script, ...extraArgs],
     env: { PATH: process.env.PATH ?? '' },
     maxLineBytes,
     stopGraceMs: 300,
@@ -79,6 +83,22 @@ describe('StdioProcessTransport', () => {
     await t.transport.start();
     await t.transport.close();
     expect(t.transport.exit).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('hands shell syntax in the args to the child as literal text, and no shell runs it (P2)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-no-shell-'));
+    try {
+      const marker = join(dir, 'ran');
+      const args = [`$(touch ${marker})`, `; touch ${marker}`, `\`touch ${marker}\``, `| touch ${marker}`, '$HOME', '*'];
+      // process.argv of `node -e script a b` is [node, a, b]: what arrives is echoed on stderr.
+      const t = start(`process.stderr.write(JSON.stringify(process.argv.slice(1)));`, 1024 * 1024, args);
+      await t.transport.start();
+      await until(() => t.isClosed());
+      expect(JSON.parse(t.stderr.join(''))).toEqual(args);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to send once the child is gone', async () => {
