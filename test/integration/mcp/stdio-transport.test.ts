@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatBytes, StdioProcessTransport } from '../../../src-main/core/mcp/stdio-transport';
@@ -71,11 +73,13 @@ describe('StdioProcessTransport', () => {
   });
 
   it('stops a polite child by closing stdin, without any signal', async () => {
-    const t = start(`process.on('SIGTERM', () => { console.error('got SIGTERM'); process.exit(9); }); process.stdin.resume(); process.stdin.on('end', () => process.exit(0));`);
+    const t = start(`process.on('SIGTERM', () => { console.error('got SIGTERM'); process.exit(9); }); process.stdin.resume(); process.stdin.on('end', () => process.exit(0)); console.error('ready');`);
     await t.transport.start();
+    // Close only once the child listens: on a busy machine node can take longer to boot than the grace period.
+    await until(() => t.stderr.join('').includes('ready'));
     await t.transport.close();
     expect(t.transport.exit).toEqual({ code: 0, signal: null });
-    expect(t.stderr.join('')).toBe('');
+    expect(t.stderr.join('')).toBe('ready\n');
   });
 
   it('escalates to SIGTERM for a child that ignores stdin closing', async () => {
@@ -97,6 +101,30 @@ describe('StdioProcessTransport', () => {
       expect(JSON.parse(t.stderr.join(''))).toEqual(args);
       expect(existsSync(marker)).toBe(false);
     } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(process.platform !== 'win32')('kills every process group it started when this process exits without stopping them (P4)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-exit-hook-'));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let pids: { parent: number; child: number } | undefined;
+    try {
+      const pidFile = join(dir, 'pids.json');
+      const stubborn = join(import.meta.dirname, '../../fixtures/servers/stubborn.mjs');
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'exit-without-stop-child.ts'), stubborn, pidFile]);
+      pids = JSON.parse(await readFile(pidFile, 'utf8')) as { parent: number; child: number };
+      await until(() => !alive(pids!.parent) && !alive(pids!.child));
+      expect([alive(pids.parent), alive(pids.child)]).toEqual([false, false]);
+    } finally {
+      for (const pid of pids ? [pids.parent, pids.child] : []) if (alive(pid)) process.kill(pid, 'SIGKILL');
       await rm(dir, { recursive: true, force: true });
     }
   });
