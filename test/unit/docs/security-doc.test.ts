@@ -21,7 +21,8 @@ const rows: Row[] = doc
   .filter((cells) => cells.length === 5)
   .map(([code, , , enforcedIn, testedBy]) => ({ code: code!, enforcedIn: enforcedIn!, testedBy: testedBy! }));
 
-const CODE = /\b[AOPRSTF]\d{1,2}\b/g;
+/** A requirement code: a capital and one or two digits, standing alone (so not the Z0 of [a-zA-Z0-9]). */
+const CODE = /(?<![\w-])[A-Z]\d{1,2}(?![\w-])/g;
 /** A file named in the "enforced in" column, e.g. `src-main/core/url-policy.ts`. */
 const SOURCE_FILE = /`([^`\s]+\.(?:ts|svelte|yml))`/;
 
@@ -45,7 +46,7 @@ function codesInComments(file: string): string[] {
 /** Codes a test cites: "(O1, O11)", "(O6, RFC 9207)" or "SECURITY R5" in its titles and comments. */
 function codesInTests(file: string): string[] {
   const text = readFileSync(join(root, file), 'utf8');
-  const cited = [...text.matchAll(/\(((?:SECURITY )?[AOPRSTF]\d{1,2}(?:, [^)]*)?)\)|SECURITY ((?:[AOPRSTF]\d{1,2}(?:, )?)+)/g)];
+  const cited = [...text.matchAll(/\(((?:SECURITY )?[A-Z]\d{1,2}(?:, [^)]*)?)\)|SECURITY ((?:[A-Z]\d{1,2}(?:, )?)+)/g)];
   return cited.flatMap((m) => (m[1] ?? m[2] ?? '').match(CODE) ?? []);
 }
 
