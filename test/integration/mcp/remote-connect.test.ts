@@ -105,7 +105,7 @@ describe('remote servers', () => {
     m = manager(home, { logger: { info: keep('info'), warn: keep('warn'), error: keep('error') } });
     await m.apply([remote('versioned', fixture.url)]);
     await waitForState(m, 'versioned', is('connected'));
-    await m.callTool('versioned__echo', { message: 'hi' });
+    await callByName(m, 'versioned__echo', { message: 'hi' });
 
     const [initialize, ...after] = fixture.requests;
     expect(initialize!.method).toBe('POST');
