@@ -16,7 +16,7 @@ import type {
 import { AppFailure } from '../app-error';
 import type { ApprovalBroker } from '../approvals/approval-broker';
 import { systemClock, type Clock, type Logger } from '../ports';
-import type { ConversationStore } from './conversation-store';
+import { visibleMessageCount, type ConversationStore } from './conversation-store';
 import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
 import type { ToolCaller } from '../tools/tool-caller';
@@ -237,7 +237,7 @@ export class ChatSessions {
 
   private append(conversation: Conversation, message: ChatMessage): void {
     conversation.messages.push(message);
-    conversation.messageCount = conversation.messages.length;
+    conversation.messageCount = visibleMessageCount(conversation.messages);
     conversation.updatedAt = message.at;
   }
 

@@ -89,8 +89,9 @@ describe('chat handlers', () => {
     expect(await invoke('answerApproval', { id: request.id, decision: 'allow_once' })).toEqual({ ok: true, value: null });
     expect((await turnEnded(conversationId)).payload).toEqual({ conversationId, state: 'done' });
 
+    // One question and one answer count as 2 messages; the tool call and its result are not counted.
     const list = await invoke('listConversations', {});
-    expect(list).toMatchObject({ ok: true, value: [{ id: conversationId, title: 'Echo something for me', messageCount: 4 }] });
+    expect(list).toMatchObject({ ok: true, value: [{ id: conversationId, title: 'Echo something for me', messageCount: 2 }] });
     const got = await invoke('getConversation', { id: conversationId });
     expect(got).toMatchObject({ ok: true, value: { messages: [{ role: 'user' }, { role: 'assistant' }, { role: 'tool' }, { role: 'assistant', text: 'Got: Echo: via handlers' }] } });
   });
