@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLoopbackHost, remoteUrlProblem } from '../../../src-main/core/mcp/remote-connect';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
@@ -95,6 +96,26 @@ describe('remote servers', () => {
     await callByName(m, 'headers__echo', { message: 'hi' });
     expect(fixture.requests.length).toBeGreaterThanOrEqual(4); // initialize, initialized, tools/list, tools/call (+ GET stream)
     expect(fixture.requests.map((r) => r.headers['x-api-key'])).toEqual(fixture.requests.map(() => 'k-123'));
+  });
+
+  it('sends MCP-Protocol-Version after initialize and the session id once issued, and keeps the id out of logs and status (T1, S3)', async () => {
+    const fixture = await track(startHttpFixture());
+    const logged: string[] = [];
+    const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => void logged.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+    m = manager(home, { logger: { info: keep('info'), warn: keep('warn'), error: keep('error') } });
+    await m.apply([remote('versioned', fixture.url)]);
+    await waitForState(m, 'versioned', is('connected'));
+    await callByName(m, 'versioned__echo', { message: 'hi' });
+
+    const [initialize, ...after] = fixture.requests;
+    expect(initialize!.method).toBe('POST');
+    expect(initialize!.headers['mcp-session-id']).toBeUndefined();
+    expect(after.length).toBeGreaterThanOrEqual(3); // initialized, tools/list, tools/call (+ GET stream)
+    expect(after.map((r) => r.headers['mcp-protocol-version'])).toEqual(after.map(() => LATEST_PROTOCOL_VERSION));
+    const sessionIds = [...new Set(after.map((r) => r.headers['mcp-session-id']))];
+    expect(sessionIds).toHaveLength(1);
+    expect(sessionIds[0]).toMatch(/^[0-9a-f-]{36}$/);
+    for (const text of [logged.join('\n'), m.logs('versioned').join('\n'), JSON.stringify(m.status('versioned'))]) expect(text).not.toContain(sessionIds[0]);
   });
 
   it('re-initializes once, transparently, when the server forgot the session (404)', async () => {
