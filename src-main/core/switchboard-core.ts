@@ -1,4 +1,5 @@
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
+import { appsHandlers } from './apps/apps-handlers';
 import { configHandlers } from './config/config-handlers';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
@@ -139,6 +140,7 @@ export class SwitchboardCore {
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers({ mcp: this.mcp, broker: this.chat.broker }),
+      ...appsHandlers(),
       ...authHandlers({
         signIn: this.signIn,
         findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
