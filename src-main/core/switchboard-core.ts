@@ -1,4 +1,5 @@
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
+import { appsHandlers } from './apps/apps-handlers';
 import { configHandlers } from './config/config-handlers';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
@@ -140,6 +141,7 @@ export class SwitchboardCore {
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller),
+      ...appsHandlers(),
       ...authHandlers({
         signIn: this.signIn,
         findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
