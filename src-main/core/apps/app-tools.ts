@@ -1,44 +1,12 @@
-import { getToolUiResourceUri } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { ReadResourceResult, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { appCspSchema, type AppCsp, type AppPermissions } from '../../../src-preload/contract';
 
 /**
- * What a tool and a UI resource say about MCP Apps (`_meta.ui`), read one way for the chat, the tools
- * panel and the app bridge. Server-supplied: every field is checked, and a malformed one counts as absent.
+ * What a UI resource says about MCP Apps (`_meta.ui` of its resources/read content). A tool's own
+ * `_meta.ui` (resource URI, visibility) is read by `toolUi` in the contract, for main and the renderer alike.
+ * Server-supplied: every field is checked, and a malformed one counts as absent.
  */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
-
-export type AppAudience = 'model' | 'app';
-
-/** The `ui://` resource a tool renders with; undefined when it has none or names something that is not `ui://`. */
-export function toolUiResource(tool: Pick<Tool, '_meta'>): string | undefined {
-  try {
-    return getToolUiResourceUri(tool);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Who may call the tool (`_meta.ui.visibility`); the spec's default, both, when absent or malformed. */
-export function toolAudience(tool: Pick<Tool, '_meta'>): AppAudience[] {
-  const ui = tool._meta?.ui as { visibility?: unknown } | undefined;
-  const visibility = ui?.visibility;
-  if (!Array.isArray(visibility) || !visibility.every((v) => v === 'model' || v === 'app')) return ['model', 'app'];
-  return visibility as AppAudience[];
-}
-
-/** The model is never offered a tool its server kept for apps (spec: tools/list behaviour). */
-export const visibleToModel = (tool: Pick<Tool, '_meta'>): boolean => toolAudience(tool).includes('model');
-
-/**
- * Whether an app shown for `appServer` may call `tool` of `toolServer` (SECURITY U6): only tools of its
- * own server that the server made visible to apps. The reason names the rule, for the app's error.
- */
-export function appMayCall(tool: Pick<Tool, '_meta' | 'name'>, toolServer: string, appServer: string): { ok: true } | { ok: false; reason: string } {
-  if (toolServer !== appServer) return { ok: false, reason: `an app of "${appServer}" may not call tools of another server ("${toolServer}")` };
-  if (!toolAudience(tool).includes('app')) return { ok: false, reason: `the server did not make "${tool.name}" callable by apps` };
-  return { ok: true };
-}
 
 export interface AppResource {
   html: string;

@@ -1,32 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { APP_MIME_TYPE, appMayCall, appResource, toolAudience, toolUiResource, visibleToModel } from '../../../src-main/core/apps/app-tools';
+import { APP_MIME_TYPE, appResource } from '../../../src-main/core/apps/app-tools';
+import { toolUi, visibleTo } from '../../../src-preload/contract/tools';
 import { appsHandlers } from '../../../src-main/core/apps/apps-handlers';
 
 const tool = (ui?: unknown, extra: Record<string, unknown> = {}) => ({ name: 't', ...(ui === undefined ? {} : { _meta: { ui, ...extra } }) });
 
 describe('tools and MCP Apps (_meta.ui)', () => {
   it('finds the ui:// resource in _meta.ui.resourceUri or the deprecated flat key, and nothing else', () => {
-    expect(toolUiResource(tool({ resourceUri: 'ui://a/app.html' }))).toBe('ui://a/app.html');
-    expect(toolUiResource({ _meta: { 'ui/resourceUri': 'ui://old/app.html' } })).toBe('ui://old/app.html');
-    expect(toolUiResource(tool({ resourceUri: 'https://evil.example/app.html' }))).toBeUndefined();
-    expect(toolUiResource(tool({ resourceUri: 42 }))).toBeUndefined();
-    expect(toolUiResource(tool())).toBeUndefined();
+    expect(toolUi(tool({ resourceUri: 'ui://a/app.html' })).resourceUri).toBe('ui://a/app.html');
+    expect(toolUi({ _meta: { 'ui/resourceUri': 'ui://old/app.html' } }).resourceUri).toBe('ui://old/app.html');
+    expect(toolUi(tool({ resourceUri: 'https://evil.example/app.html' })).resourceUri).toBeUndefined();
+    expect(toolUi(tool({ resourceUri: 42 })).resourceUri).toBeUndefined();
+    expect(toolUi(tool()).resourceUri).toBeUndefined();
   });
 
   it('reads visibility, defaulting to model and app, and hides app-only tools from the model', () => {
-    expect(toolAudience(tool())).toEqual(['model', 'app']);
-    expect(toolAudience(tool({ visibility: ['app'] }))).toEqual(['app']);
-    expect(toolAudience(tool({ visibility: ['app', 'root'] }))).toEqual(['model', 'app']);
-    expect(visibleToModel(tool({ visibility: ['app'] }))).toBe(false);
-    expect(visibleToModel(tool({ visibility: ['model'] }))).toBe(true);
-    expect(visibleToModel(tool())).toBe(true);
-  });
-
-  it('lets an app call only its own server’s tools that the server opened to apps (SECURITY U6)', () => {
-    expect(appMayCall(tool({ visibility: ['app'] }), 'monitor', 'monitor')).toEqual({ ok: true });
-    expect(appMayCall(tool(), 'monitor', 'monitor')).toEqual({ ok: true });
-    expect(appMayCall(tool({ visibility: ['model'] }), 'monitor', 'monitor')).toEqual({ ok: false, reason: 'the server did not make "t" callable by apps' });
-    expect(appMayCall(tool({ visibility: ['app'] }), 'files', 'monitor')).toEqual({ ok: false, reason: 'an app of "monitor" may not call tools of another server ("files")' });
+    expect(toolUi(tool()).visibility).toEqual(['model', 'app']);
+    expect(toolUi(tool({ visibility: ['app'] })).visibility).toEqual(['app']);
+    expect(toolUi(tool({ visibility: ['root'] })).visibility).toEqual(['model', 'app']);
+    expect(visibleTo(tool({ visibility: ['app'] }), 'model')).toBe(false);
+    expect(visibleTo(tool({ visibility: ['model'] }), 'model')).toBe(true);
+    expect(visibleTo(tool({ visibility: ['model'] }), 'app')).toBe(false);
+    expect(visibleTo(tool(), 'model')).toBe(true);
+    expect(visibleTo(tool({ visibility: ['app'] }), 'person')).toBe(true);
   });
 });
 
