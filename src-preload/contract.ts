@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { fail, ok, type Result } from './contract/common';
+import { appearanceEvents, appearanceInvokes } from './contract/appearance';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
@@ -13,6 +14,7 @@ import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
 
+export * from './contract/appearance';
 export * from './contract/auth';
 export * from './contract/chat';
 export * from './contract/common';
@@ -28,12 +30,14 @@ export const invokes = {
   ...chatInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,
+  ...appearanceInvokes,
 } as const;
 
 export const events = {
   ...serverEvents,
   ...chatEvents,
   ...authEvents,
+  ...appearanceEvents,
 } as const;
 
 export type InvokeName = keyof typeof invokes;
