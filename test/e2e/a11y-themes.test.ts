@@ -38,6 +38,23 @@ describe.skipIf(missing !== undefined)('accessibility and themes in web mode (Ch
     await browser?.close();
   });
 
+  it('finds violations where there are some (the check itself works on this page)', async () => {
+    const open = await openTourPage(browser, tour, 'light');
+    const page = await open();
+    try {
+      await page.evaluate(() => {
+        const bad = document.createElement('div');
+        bad.innerHTML = '<button id="nameless"></button><p id="faint" style="color:#ddd;background:#fff">faint text</p>';
+        document.querySelector('main')!.append(bad);
+      });
+      const found = await seriousViolations(page);
+      expect(found.some((v) => v.startsWith('button-name (critical): #nameless'))).toBe(true);
+      expect(found.some((v) => v.startsWith('color-contrast (serious): #faint'))).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
   for (const scheme of THEMES) {
     describe(`in the ${scheme} theme`, () => {
       let open: () => Promise<Page>;
@@ -124,6 +141,28 @@ describe.skipIf(missing !== undefined)('accessibility and themes in web mode (Ch
       await dialog.waitFor({ state: 'detached', timeout: 30_000 });
       expect(await page.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('composer-input');
       await page.locator('[data-testid="message"][data-role="assistant"]', { hasText: 'Done.' }).waitFor({ timeout: 30_000 });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('announces server state changes through a status region', async () => {
+    const open = await openTourPage(browser, tour, 'light');
+    const page = await open();
+    try {
+      const row = page.locator('[data-server="everything"]');
+      await page.locator('[data-server="everything"][data-state="connected"]').waitFor({ timeout: 30_000 });
+      // Every text the region takes, in order: other servers may be heard in between.
+      await page.evaluate(() => {
+        const region = document.querySelector('[data-testid="server-announcer"]')!;
+        const said: string[] = ((window as unknown as { said: string[] }).said = []);
+        new MutationObserver(() => said.push(region.textContent ?? '')).observe(region, { childList: true, characterData: true, subtree: true });
+      });
+      expect(await page.getByTestId('server-announcer').getAttribute('role')).toBe('status');
+      await row.getByRole('checkbox', { name: 'Disable everything' }).uncheck();
+      await page.waitForFunction(() => (window as unknown as { said: string[] }).said.some((t) => t.includes('everything: Disabled.')), undefined, { timeout: 30_000 });
+      await row.getByRole('checkbox', { name: 'Enable everything' }).check();
+      await page.waitForFunction(() => (window as unknown as { said: string[] }).said.some((t) => t.includes('everything: Connected.')), undefined, { timeout: 30_000 });
     } finally {
       await page.close();
     }

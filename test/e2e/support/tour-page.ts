@@ -8,8 +8,8 @@ export type Theme = (typeof THEMES)[number];
  * Fresh pages of the tour's app in one browser context whose colour scheme is `theme`: the first
  * carries the printed token (it becomes a cookie), the next ones reuse the cookie.
  */
-export async function openTourPage(browser: Browser, tour: TourApp, theme: Theme): Promise<() => Promise<Page>> {
-  const context = await browser.newContext({ viewport: { width: 1180, height: 820 }, colorScheme: theme });
+export async function openTourPage(browser: Browser, tour: TourApp, theme: Theme, viewport = { width: 1180, height: 820 }): Promise<() => Promise<Page>> {
+  const context = await browser.newContext({ viewport, colorScheme: theme });
   let url = tour.app.url;
   return async () => {
     const page = await context.newPage();
