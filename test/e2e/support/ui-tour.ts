@@ -206,7 +206,7 @@ export const scenes: Scene[] = [
 ];
 
 /** Points the chat at the fake LLM (a loopback OpenAI-compatible server needs no key). */
-async function useFakeModel(page: Page, llm: FakeLlmServer): Promise<void> {
+export async function useFakeModel(page: Page, llm: FakeLlmServer): Promise<void> {
   await page.getByRole('button', { name: 'Model settings', exact: true }).click();
   const panel = page.getByRole('region', { name: 'Model settings' });
   await panel.getByLabel('Provider').selectOption('openai-compatible');
