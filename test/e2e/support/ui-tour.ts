@@ -196,6 +196,13 @@ export const scenes: Scene[] = [
     },
   },
   {
+    name: 'settings',
+    show: async (page) => {
+      await nav(page, 'Settings');
+      await page.getByRole('group', { name: 'Appearance' }).waitFor(WAIT);
+    },
+  },
+  {
     name: 'secrets',
     show: async (page) => {
       await nav(page, 'Secrets');
