@@ -12,6 +12,7 @@ import { electronSettingsFile } from './electron/electron-settings-file';
 import { FileSettingsStore } from './electron/settings-store';
 import { SANDBOX_PROXY_URL, SANDBOX_SCHEME, sandboxProtocolHandler } from './electron/sandbox-protocol';
 import { SystemBrowser } from './electron/system-browser';
+import { followTheme, windowBackground } from './electron/theme';
 import { StatusTray } from './electron/tray';
 import { hardenWindow, restorableBounds, windowOptions } from './electron/window';
 
@@ -54,7 +55,7 @@ async function main(): Promise<void> {
   forwardEvents(core.events, () => window?.webContents);
 
   const createWindow = (): BrowserWindow => {
-    const win = new BrowserWindow(windowOptions(preloadPath, join(assetsDir, 'icon.png')));
+    const win = new BrowserWindow(windowOptions(preloadPath, join(assetsDir, 'icon.png'), windowBackground()));
     hardenWindow(win, opener, logger);
     const bounds = restorableBounds(settings.get('window.bounds'), screen.getAllDisplays().map((d) => d.workArea));
     if (bounds) win.setBounds(bounds);
@@ -79,6 +80,8 @@ async function main(): Promise<void> {
   };
 
   await core.start();
+  // Before the window exists: its title bar and first paint already have the chosen theme.
+  followTheme(core.events, core.appearance.get().theme, () => BrowserWindow.getAllWindows());
   const tray = new StatusTray(
     assetsDir,
     {
@@ -86,10 +89,14 @@ async function main(): Promise<void> {
       reconnectAll: () => {
         void core.handlers.reconnectAll({}).catch((error: unknown) => logger.warn('reconnect all failed', { error: String(error) }));
       },
+      setTheme: (theme) => {
+        void core.handlers.setAppearance({ theme }).catch((error: unknown) => logger.warn('could not store the theme', { error: String(error) }));
+      },
       quit: () => app.quit(),
     },
     core.events,
     core.snapshot(),
+    core.appearance.get().theme,
   );
   showWindow();
 

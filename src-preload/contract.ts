@@ -7,6 +7,7 @@
 import type { z } from 'zod';
 import { fail, ok, type Result } from './contract/common';
 import { appsInvokes } from './contract/apps';
+import { appearanceEvents, appearanceInvokes } from './contract/appearance';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
@@ -15,6 +16,7 @@ import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
 
 export * from './contract/apps';
+export * from './contract/appearance';
 export * from './contract/auth';
 export * from './contract/chat';
 export * from './contract/common';
@@ -32,12 +34,14 @@ export const invokes = {
   ...secretMigrationInvokes,
   ...authInvokes,
   ...appsInvokes,
+  ...appearanceInvokes,
 } as const;
 
 export const events = {
   ...serverEvents,
   ...chatEvents,
   ...authEvents,
+  ...appearanceEvents,
 } as const;
 
 export type InvokeName = keyof typeof invokes;

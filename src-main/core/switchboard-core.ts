@@ -1,5 +1,6 @@
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
 import { appsHandlers } from './apps/apps-handlers';
+import { AppearanceSettings, appearanceFile } from './appearance/appearance-settings';
 import { configHandlers } from './config/config-handlers';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
@@ -39,6 +40,8 @@ export class SwitchboardCore {
   readonly events = new EventHub();
   readonly mcp: McpManager;
   readonly chat: ChatService;
+  /** The theme choice; the shells follow it (Electron's nativeTheme, window background, tray). */
+  readonly appearance: AppearanceSettings;
   private readonly chatHandlers: ChatHandlers;
   /** OAuth sign-in for remote servers; its providers are what the manager connects with. */
   readonly signIn: SignInService;
@@ -52,6 +55,8 @@ export class SwitchboardCore {
   trustStore: TrustStore | undefined;
 
   constructor(private readonly deps: CoreDeps) {
+    this.appearance = new AppearanceSettings(appearanceFile(deps.home), deps.logger);
+    this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));
     this.signIn = new SignInService({
       vault: deps.vault,
       opener: deps.opener,
@@ -81,6 +86,7 @@ export class SwitchboardCore {
   }
 
   async start(): Promise<void> {
+    await this.appearance.load();
     await this.chat.start();
     this.trustStore = await TrustStore.open(this.deps.home);
     this.watcher = new ConfigWatcher({
@@ -141,12 +147,14 @@ export class SwitchboardCore {
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller),
-      ...appsHandlers(),
+      ...appsHandlers({ mcp: this.mcp, caller: this.chat.caller }),
       ...authHandlers({
         signIn: this.signIn,
         findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
         afterCredentialsChanged: (name) => this.mcp.reconnect(name),
       }),
+      getAppearance: async () => this.appearance.get(),
+      setAppearance: async (appearance) => this.appearance.set(appearance),
       listServers: async () => this.snapshot(),
       reconnectServer: async ({ name }) => {
         await this.mcp.reconnect(name);

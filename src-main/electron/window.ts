@@ -10,7 +10,8 @@ import { SANDBOX_PROXY_URL } from './sandbox-protocol';
 const MIN_WIDTH = 720;
 const MIN_HEIGHT = 480;
 
-export function windowOptions(preloadPath: string, icon?: string): BrowserWindowConstructorOptions {
+/** `backgroundColor` is the current theme's page background (see theme.ts), shown before the first paint. */
+export function windowOptions(preloadPath: string, icon: string | undefined, backgroundColor: string): BrowserWindowConstructorOptions {
   return {
     width: 1100,
     height: 760,
@@ -18,7 +19,7 @@ export function windowOptions(preloadPath: string, icon?: string): BrowserWindow
     minHeight: MIN_HEIGHT,
     show: false,
     title: 'Switchboard',
-    backgroundColor: '#1b1e24',
+    backgroundColor,
     ...(icon ? { icon } : {}),
     webPreferences: {
       preload: preloadPath,

@@ -1,6 +1,7 @@
 /** MCP Apps: where the sandbox proxy lives, and the shape of what a UI resource declares. */
 import { z } from 'zod';
-import { empty, out } from './common';
+import { empty, out, serverName } from './common';
+import type { ToolResult } from './tools';
 
 /** The origins a UI resource asks for (`_meta.ui.csp` of its resources/read content); nothing declared = no network. */
 export const appCspSchema = z
@@ -32,7 +33,30 @@ export interface AppSandboxView {
   url: string;
 }
 
+/** A UI resource as AppFrame needs it: the app's HTML and what it declares. */
+export interface AppResourceView {
+  html: string;
+  csp?: AppCsp;
+  permissions?: AppPermissions;
+}
+
 export const appsInvokes = {
   /** Where AppFrame loads its sandbox proxy from; unavailable where nothing can show an app (the CLI). */
   appSandbox: { input: empty, output: out<AppSandboxView>() },
+  /** A tool's `ui://` resource read from its server (resources/read), checked to be an MCP App. */
+  readAppResource: {
+    input: z.object({ server: serverName, uri: z.string().startsWith('ui://', 'an app resource URI starts with ui://').max(2000) }).strict(),
+    output: out<AppResourceView>(),
+  },
+  /** A tool call an app asked for: the one call path with origin "app" (its own server's app-visible tools, approval applies). */
+  callAppTool: {
+    input: z
+      .object({
+        server: serverName,
+        tool: z.string().min(1, 'tool name is empty').max(200, 'tool name is over 200 characters'),
+        args: z.record(z.string(), z.unknown()),
+      })
+      .strict(),
+    output: out<ToolResult>(),
+  },
 } as const;

@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type TurnScript } from '../fixtures/llm/fake-llm-server';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { useFakeModel as pointChatAt } from './support/ui-tour';
 import { startWebApp, WEB_ENTRY, type RunningWebApp } from './support/web-app';
 
 const everything = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -95,14 +96,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
 
   /** Points the chat at the fake LLM through the Model settings panel (a loopback OpenAI-compatible server needs no key). */
   async function useFakeModel(page: Page, llm: FakeLlmServer): Promise<void> {
-    await page.getByRole('button', { name: 'Model settings', exact: true }).click();
-    const panel = page.getByRole('region', { name: 'Model settings' });
-    await panel.getByLabel('Provider').selectOption('openai-compatible');
-    await panel.getByLabel('Base URL').fill(llm.openAiBaseUrl);
-    await panel.getByLabel('Model', { exact: true }).fill('fake-model-small');
-    await panel.getByRole('button', { name: 'Save settings' }).click();
-    await expect.poll(() => panel.getByRole('status').innerText()).toBe('Settings saved.');
-    await panel.getByRole('button', { name: 'Close' }).click();
+    await pointChatAt(page, llm);
     expect(await page.getByText('OpenAI-compatible · fake-model-small').isVisible()).toBe(true);
     expect(await page.getByTestId('setup-hint').count()).toBe(0);
   }

@@ -31,22 +31,3 @@ export class ToolRuns {
     this.runs = { ...this.runs, [name]: run };
   }
 }
-
-const byApi = new WeakMap<RunApi, ToolRuns>();
-
-/**
- * One store per Api for the app's life, so a run that waits for an approval answered on the chat
- * page still shows its result back on the servers page. Built under its own root (see chatStores).
- */
-export function toolRuns(api: RunApi): ToolRuns {
-  let runs = byApi.get(api);
-  if (!runs) {
-    let created: ToolRuns | undefined;
-    $effect.root(() => {
-      created = new ToolRuns(api);
-    });
-    runs = created!;
-    byApi.set(api, runs);
-  }
-  return runs;
-}

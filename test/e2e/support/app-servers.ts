@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { APP_MIME_TYPE, appMayCall, appResource, toolUiResource, type AppResource } from '../../../src-main/core/apps/app-tools';
+import { APP_MIME_TYPE, appResource, type AppResource } from '../../../src-main/core/apps/app-tools';
+import { toolUi, visibleTo } from '../../../src-preload/contract/tools';
 
 /** An MCP App server over stdio, read with the SDK's own client, as the core will. */
 export interface AppServer {
@@ -26,7 +27,7 @@ export async function connectAppServer(name: string, command: string, args: stri
     tools,
     async appFor(toolName) {
       const tool = tools.find((t) => t.name === toolName);
-      const uri = tool && toolUiResource(tool);
+      const uri = tool && toolUi(tool).resourceUri;
       if (!uri) throw new Error(`${name}: ${toolName} has no UI resource`);
       const read = appResource(await client.readResource({ uri }), uri);
       if (!read.ok) throw new Error(read.reason);
@@ -51,10 +52,9 @@ export function appCallPolicy(servers: AppServer[], denied: Set<string>, attempt
     const server = servers.find((s) => s.name === serverName);
     const tool = server?.tools.find((t) => t.name === toolName);
     if (!server || !tool) throw new Error(`no tool "${toolName}" on "${serverName}"`);
-    const verdict = appMayCall(tool, serverName, serverName);
-    if (!verdict.ok) {
+    if (!visibleTo(tool, 'app')) {
       attempts.push({ server: serverName, tool: toolName, outcome: 'refused' });
-      throw new Error(verdict.reason);
+      throw new Error(`the server did not make "${toolName}" callable by apps`);
     }
     if (denied.has(toolName)) {
       attempts.push({ server: serverName, tool: toolName, outcome: 'denied' });

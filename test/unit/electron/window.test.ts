@@ -34,7 +34,7 @@ function hardened() {
 
 describe('windowOptions (SECURITY R1)', () => {
   it('sandboxes the renderer, isolates its context and gives it no Node, each set explicitly', () => {
-    const prefs = windowOptions('/app/out/preload/index.cjs').webPreferences!;
+    const prefs = windowOptions('/app/out/preload/index.cjs', undefined, '#fff').webPreferences!;
     expect(prefs).toMatchObject({
       preload: '/app/out/preload/index.cjs',
       sandbox: true,
@@ -53,9 +53,9 @@ describe('windowOptions (SECURITY R1)', () => {
   });
 
   it('starts hidden and carries the icon only when given one', () => {
-    expect(windowOptions('/p.cjs').show).toBe(false);
-    expect('icon' in windowOptions('/p.cjs')).toBe(false);
-    expect(windowOptions('/p.cjs', '/app/assets/icon.png').icon).toBe('/app/assets/icon.png');
+    expect(windowOptions('/p.cjs', undefined, '#fff').show).toBe(false);
+    expect('icon' in windowOptions('/p.cjs', undefined, '#fff')).toBe(false);
+    expect(windowOptions('/p.cjs', '/app/assets/icon.png', '#fff').icon).toBe('/app/assets/icon.png');
   });
 });
 
