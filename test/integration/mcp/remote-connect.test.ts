@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isLoopbackHost, remoteUrlProblem } from '../../../src-main/core/mcp/remote-connect';
+import { remoteUrlProblem } from '../../../src-main/core/mcp/remote-connect';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
 import { startHttpFixture, type HttpFixture } from '../../fixtures/servers/http-fixture';
 import { freePort, is, manager, remote, startEverything, stopChild, tempHome, waitForState } from './helpers';
@@ -155,6 +155,5 @@ describe('remoteUrlProblem', () => {
     expect(remoteUrlProblem('http://[::1]:3000/mcp')).toBeUndefined();
     expect(remoteUrlProblem('ftp://example.com/')).toBe('unsupported URL scheme ftp (use https)');
     expect(remoteUrlProblem('http://10.0.0.5/mcp')).toBe('refusing plain http to 10.0.0.5: remote servers must use https (http is allowed only for localhost)');
-    expect(isLoopbackHost('localhost.evil.com')).toBe(false);
   });
 });
