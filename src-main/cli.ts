@@ -5,6 +5,7 @@ import type { CatalogTool } from './core/mcp/tool-catalog';
 import type { ToolCallResult } from './core/mcp/call-result';
 import { doctorHint } from './core/mcp/doctor-hint';
 import type { ServerStatus } from './core/mcp/mcp-manager';
+import { textCarriesStructured } from './core/mcp/structured-text';
 import type { Logger, SecretVault, UrlOpener } from './core/ports';
 import { KeychainUnavailableError, KeytarVault } from './core/secrets/keytar-vault';
 import { SwitchboardCore } from './core/switchboard-core';
@@ -195,7 +196,10 @@ function printResult(result: ToolCallResult, json: boolean): void {
         break;
     }
   }
-  if (result.structuredContent) console.log(JSON.stringify(result.structuredContent, null, 2));
+  // Each once: the structured content only when no text part is already its JSON (--json has both).
+  if (result.structuredContent && !textCarriesStructured(result.content, result.structuredContent)) {
+    console.log(JSON.stringify(result.structuredContent, null, 2));
+  }
 }
 
 async function main(argv: string[]): Promise<number> {

@@ -92,6 +92,15 @@ describe('switchboard CLI', () => {
     expect(JSON.parse(stdout)).toMatchObject({ isError: false, content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }] });
   });
 
+  it('call prints a structured result once: its text already carries that JSON', async () => {
+    const weather = { temperature: 33, conditions: 'Cloudy', humidity: 82 };
+    const { code, stdout } = await run('call', 'everything', 'get-structured-content', '{"location":"New York"}');
+    expect(code).toBe(0);
+    expect(stdout).toBe(`${JSON.stringify(weather)}\n`);
+    const json = await run('call', 'everything', 'get-structured-content', '{"location":"New York"}', '--json');
+    expect(JSON.parse(json.stdout)).toEqual({ isError: false, content: [{ type: 'text', text: JSON.stringify(weather) }], structuredContent: weather, truncatedChars: 0 });
+  });
+
   it('call to a server that is down fails with exit 1 and the reason', async () => {
     const { code, stderr } = await run('call', 'crash', 'anything');
     expect(code).toBe(1);
