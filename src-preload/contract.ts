@@ -20,6 +20,7 @@ export * from './contract/config';
 export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-run';
+export * from './contract/tools';
 
 export const invokes = {
   ...serverInvokes,

@@ -12,7 +12,7 @@ import { createChat } from './chat/create-chat';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { EventHub } from './event-hub';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
-import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
+import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView } from './mcp/views';
 import type { Logger, SecretVault, UrlOpener } from './ports';
 import { authHandlers } from './oauth/auth-handlers';
 import { SignInService, type SignInDeps } from './oauth/sign-in';
@@ -138,7 +138,7 @@ export class SwitchboardCore {
       ...this.chatHandlers,
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
-      ...toolRunHandlers({ mcp: this.mcp, broker: this.chat.broker }),
+      ...toolRunHandlers(this.chat.caller),
       ...authHandlers({
         signIn: this.signIn,
         findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
@@ -154,9 +154,9 @@ export class SwitchboardCore {
         return null;
       },
       serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
-      listTools: async ({ server }) => this.mcp.tools(server).map(toolView),
-      setToolEnabled: async ({ name, enabled }) => {
-        await this.mcp.setToolEnabled(name, enabled);
+      listTools: async ({ server }) => this.mcp.tools(server),
+      setToolEnabled: async ({ qualifiedName, enabled }) => {
+        await this.mcp.setToolEnabled(qualifiedName, enabled);
         return null;
       },
       listResources: async ({ name }) => ({

@@ -52,10 +52,10 @@ export function flagText(text: string, where: string): TextFlag[] {
 }
 
 /** Flags across a tool's title, description and every string inside its input schema. */
-export function flagToolDefinition(definition: { title?: string; description: string; inputSchema: unknown }): TextFlag[] {
+export function flagToolDefinition(definition: { title?: string; description?: string; inputSchema: unknown }): TextFlag[] {
   const flags: TextFlag[] = [];
   if (definition.title) flags.push(...flagText(definition.title, 'title'));
-  flags.push(...flagText(definition.description, 'description'));
+  flags.push(...flagText(definition.description ?? '', 'description'));
   walkStrings(definition.inputSchema, 'inputSchema', (text, where) => flags.push(...flagText(text, where)));
   return flags;
 }

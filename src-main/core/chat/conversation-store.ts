@@ -1,3 +1,4 @@
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -98,5 +99,18 @@ function parseConversation(raw: unknown, id: string): Conversation {
   if (typeof c.title !== 'string' || !Array.isArray(c.messages) || typeof c.createdAt !== 'number' || typeof c.updatedAt !== 'number') {
     throw new Error('missing title, messages or timestamps');
   }
-  return { id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: c.messages.length, messages: c.messages as ChatMessage[] };
+  return { id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: c.messages.length, messages: (c.messages as ChatMessage[]).map(withStoredResults) };
+}
+
+/** Conversations saved before tool results were kept whole stored only their `content`: read it as the result it was. */
+function withStoredResults(message: ChatMessage): ChatMessage {
+  if (message.role !== 'tool') return message;
+  return {
+    ...message,
+    results: message.results.map((r) => {
+      const { content, ...rest } = r as typeof r & { content?: unknown };
+      if (!Array.isArray(content) || r.result !== undefined) return rest;
+      return content.length === 0 ? rest : { ...rest, result: { content: content as ContentBlock[], ...(r.state === 'failed' ? { isError: true } : {}), truncatedChars: 0 } };
+    }),
+  };
 }

@@ -81,3 +81,9 @@ export const stopChild = (child: ChildProcess) =>
     child.once('exit', () => done());
     child.kill('SIGKILL');
   });
+
+/** The manager's call by a namespaced name; the one call path (ToolCaller) adds enabled, visibility, schema and approval on top. */
+export async function callByName(mgr: McpManager, qualifiedName: string, args: Record<string, unknown>, options?: Parameters<McpManager['callServerTool']>[3]) {
+  const tool = await mgr.resolveTool({ qualifiedName });
+  return mgr.callServerTool(tool.server, tool.name, args, options);
+}

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { remoteUrlProblem } from '../../../src-main/core/mcp/remote-connect';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
 import { startHttpFixture, type HttpFixture } from '../../fixtures/servers/http-fixture';
-import { freePort, is, manager, remote, startEverything, stopChild, tempHome, waitForState } from './helpers';
+import { callByName, freePort, is, manager, remote, startEverything, stopChild, tempHome, waitForState } from './helpers';
 
 let home: string;
 let cleanup: () => Promise<void>;
@@ -32,7 +32,7 @@ describe('remote servers', () => {
     await m.apply([remote('everything', everything.url)]);
     expect(await waitForState(m, 'everything', is('connected'))).toEqual({ kind: 'connected', reason: 'connected over streamable HTTP' });
     expect(m.status('everything')?.transport).toBe('http');
-    const result = await m.callTool('everything__echo', { message: 'over http' });
+    const result = await callByName(m, 'everything__echo', { message: 'over http' });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: over http' }]);
   });
 
@@ -43,7 +43,7 @@ describe('remote servers', () => {
     await m.apply([remote('legacy', everything.url)]);
     expect(await waitForState(m, 'legacy', is('connected'))).toEqual({ kind: 'connected', reason: 'connected over sse' });
     expect(m.status('legacy')?.transport).toBe('sse');
-    expect((await m.callTool('legacy__echo', { message: 'over sse' })).content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
+    expect((await callByName(m, 'legacy__echo', { message: 'over sse' })).content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
   });
 
   it('does not fall back when the transport is pinned to streamable-http', async () => {
@@ -61,7 +61,7 @@ describe('remote servers', () => {
     m = manager(home);
     await m.apply([remote('headers', fixture.url, { headers: { 'X-Api-Key': 'k-123' } })]);
     await waitForState(m, 'headers', is('connected'));
-    await m.callTool('headers__echo', { message: 'hi' });
+    await callByName(m, 'headers__echo', { message: 'hi' });
     expect(fixture.requests.length).toBeGreaterThanOrEqual(4); // initialize, initialized, tools/list, tools/call (+ GET stream)
     expect(fixture.requests.map((r) => r.headers['x-api-key'])).toEqual(fixture.requests.map(() => 'k-123'));
   });
@@ -74,7 +74,7 @@ describe('remote servers', () => {
     await waitForState(m, 'forgetful', is('connected'));
     expect(fixture.initializeCount()).toBe(1);
     fixture.forgetSessions();
-    const result = await m.callTool('forgetful__echo', { message: 'after restart' });
+    const result = await callByName(m, 'forgetful__echo', { message: 'after restart' });
     expect(result.content).toEqual([{ type: 'text', text: 'after restart' }]);
     expect(fixture.initializeCount()).toBe(2);
     expect(m.status('forgetful')?.state.kind).toBe('connected');
@@ -126,7 +126,7 @@ describe('remote servers', () => {
     expect(dropped.reason).toBe(`lost the connection (connection refused by 127.0.0.1:${port}); retrying in 100 ms`);
     await track(startHttpFixture({ port }));
     await waitForState(m, 'flaky', is('connected'));
-    expect((await m.callTool('flaky__echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'back' }]);
+    expect((await callByName(m, 'flaky__echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'back' }]);
     expect(m.status('steady')?.state.kind).toBe('connected');
   });
 
