@@ -107,7 +107,7 @@ describe('the background provider: refresh, rotation, invalid_grant and step-up 
     const gamma = await startProtectedMcpServer({ name: 'gamma', issuer: as.issuer, jwksUri: as.jwksUri, scope: MCP_SCOPE, toolScope: ADMIN_SCOPE });
     try {
       const { service, server, browser, provider } = await signedIn(gamma, 'gamma');
-      expect(new URL(browser.opened[0]!).searchParams.get('scope')).toBe(MCP_SCOPE);
+      expect(new URL(browser.opened[0]!).searchParams.get('scope')).toBe(`${MCP_SCOPE} offline_access`);
       const client = await connect(gamma.url, provider);
       const failure = await client.callTool({ name: 'whoami' }).then(
         () => undefined,
@@ -118,7 +118,7 @@ describe('the background provider: refresh, rotation, invalid_grant and step-up 
       await client.close();
 
       await service.signIn(server);
-      expect(new URL(browser.opened[1]!).searchParams.get('scope')).toBe(`${MCP_SCOPE} ${ADMIN_SCOPE}`);
+      expect(new URL(browser.opened[1]!).searchParams.get('scope')).toBe(`${MCP_SCOPE} ${ADMIN_SCOPE} offline_access`);
       const again = await connect(gamma.url, provider);
       expect(toolText(await again.callTool({ name: 'whoami' }))).toBe('user-1 at gamma');
       await again.close();
@@ -145,7 +145,7 @@ describe('the background provider: refresh, rotation, invalid_grant and step-up 
       await expect(client.listTools()).rejects.toThrow('epsilon needs sign-in');
       await service.signIn(server);
       // The probe's initialize goes through unchallenged here: only the recorded challenge says "mcp:tools".
-      expect(new URL(browser.opened[0]!).searchParams.get('scope')).toBe(MCP_SCOPE);
+      expect(new URL(browser.opened[0]!).searchParams.get('scope')).toBe(`${MCP_SCOPE} offline_access`);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['whoami']);
       await client.close();
     } finally {

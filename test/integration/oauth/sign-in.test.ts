@@ -47,7 +47,8 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
     expect(authorize.origin).toBe(as.issuer);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('resource')).toBe(alpha.url);
-    expect(authorize.searchParams.get('scope')).toBe(MCP_SCOPE);
+    // The resource's scope, plus offline_access because this authorization server lists it (SEP-2207).
+    expect(authorize.searchParams.get('scope')).toBe(`${MCP_SCOPE} offline_access`);
     expect(authorize.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
 
@@ -67,6 +68,19 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
     // The verifier is gone once the flow ends; what stays is the binding, the registration and the tokens.
     expect((await vault.list()).map((n) => n.split('/').slice(0, 2).join('/')).sort()).toEqual(['oauth/binding', 'oauth/client', 'oauth/tokens']);
     expect(await vault.get(oauthKeys.verifier('alpha'))).toBeUndefined();
+  });
+
+  it('asks for offline_access and registers for the refresh_token grant when the server lists offline_access, and so gets a refresh token (SEP-2207)', async () => {
+    const { browser, service } = setup();
+    const server = remoteServer('alpha', alpha.url);
+    await service.signIn(server);
+    const authorize = new URL(browser.opened[0]!);
+    expect(authorize.searchParams.get('scope')?.split(' ')).toContain('offline_access');
+    // oidc-provider issues a refresh token only for a granted offline_access and a client allowed the grant.
+    const client = await as.provider.Client.find(authorize.searchParams.get('client_id')!);
+    expect(client?.grantTypes).toEqual(['authorization_code', 'refresh_token']);
+    const tokens = await service.providerFor(server).tokens();
+    expect(tokens?.refresh_token).toEqual(expect.any(String));
   });
 
   it('keeps the registration while its loopback port is free, and registers again when it is taken (O12)', async () => {
@@ -175,6 +189,32 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
     while (opened.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     service.cancel('alpha');
     expect(await running).toEqual({ state: 'cancelled', server: 'alpha' });
+  });
+});
+
+describe('sign-in to an authorization server that does not list offline_access', () => {
+  let as: AuthorizationServerFixture;
+  let gamma: ProtectedMcpServerFixture;
+  const vault = testVault();
+  beforeAll(async () => {
+    as = await startAuthorizationServer({ offlineAccess: false });
+    gamma = await startProtectedMcpServer({ name: 'gamma', issuer: as.issuer, jwksUri: as.jwksUri, scope: MCP_SCOPE });
+  });
+  afterAll(async () => {
+    await emptyVault(vault);
+    await Promise.all([as.close(), gamma.close()]);
+  });
+
+  it('asks for the resource scope only, and still registers for the refresh_token grant (SEP-2207)', async () => {
+    const browser = new HeadlessBrowser();
+    const service = new SignInService({ vault, opener: browser, logger: new CapturingLogger() });
+    const server = remoteServer('gamma', gamma.url);
+    expect(await service.signIn(server)).toEqual({ state: 'signed_in', server: 'gamma' });
+    const authorize = new URL(browser.opened[0]!);
+    expect(authorize.searchParams.get('scope')).toBe(MCP_SCOPE);
+    const client = await as.provider.Client.find(authorize.searchParams.get('client_id')!);
+    expect(client?.grantTypes).toEqual(['authorization_code', 'refresh_token']);
+    expect((await service.providerFor(server).tokens())?.refresh_token).toEqual(expect.any(String));
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineColumn, parseConfigText } from '../../../src-main/core/config/parse-config-file';
+import { parseConfigText } from '../../../src-main/core/config/parse-config-file';
 import type { ConfigSource } from '../../../src-main/core/config/server-config';
 
 const own: ConfigSource = { path: '/h/servers.json', origin: 'switchboard', userWritten: true };
@@ -63,12 +63,5 @@ describe('parseConfigText', () => {
     expect(parsed.problems).toEqual([
       { file: vscode.path, line: 2, column: 3, message: '/proj/.vscode/mcp.json: "inputs" are not supported and were ignored; ${input:...} references stay as written' },
     ]);
-  });
-});
-
-describe('lineColumn', () => {
-  it('counts lines and columns from 1', () => {
-    expect(lineColumn('ab\ncd', 0)).toEqual({ line: 1, column: 1 });
-    expect(lineColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
   });
 });
