@@ -1,40 +1,10 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { isLoopbackHost, remoteUrlProblem } from '../../../src-main/core/mcp/remote-connect';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
+import { freePort, startEverything, stopChild } from '../../fixtures/servers/everything-http';
 import { startHttpFixture, type HttpFixture } from '../../fixtures/servers/http-fixture';
-import { EVERYTHING, is, manager, remote, tempHome, waitForState } from './helpers';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
-
-/** server-everything over HTTP on a free port; resolves once it accepts connections. */
-async function startEverything(mode: 'sse' | 'streamableHttp'): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`;
-  for (let i = 0; i < 200; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
-    if (up) return { url, child };
-    await new Promise((d) => setTimeout(d, 50));
-  }
-  child.kill();
-  throw new Error(`server-everything ${mode} did not start on ${port}`);
-}
-
-const stopChild = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGKILL');
-  });
+import { is, manager, remote, tempHome, waitForState } from './helpers';
 
 let home: string;
 let cleanup: () => Promise<void>;

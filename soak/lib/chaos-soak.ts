@@ -1,0 +1,241 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ChatMessage, Conversation } from '../../src-preload/contract/chat';
+import { ConversationStore, conversationsDir } from '../../src-main/core/chat/conversation-store';
+import { launchHash } from '../../src-main/core/mcp/launch-hash';
+import type { McpManager } from '../../src-main/core/mcp/mcp-manager';
+import { ToolCache } from '../../src-main/core/mcp/tool-cache';
+import { manager as newManager, tempHome } from '../../test/integration/mcp/helpers';
+import { causeOf, planRound, runRound, type CallOutcome } from './calls';
+import { Chaos, type ChaosPlan, type DropRecord, type KillRecord } from './chaos';
+import { Fleet, type FleetShape } from './fleet';
+import { openFdCount, rssMegabytes, SpawnedSessions } from './processes';
+import { countBy, laterHalf, percentile, slope } from './series';
+
+export interface ChaosSoakOptions {
+  shape: FleetShape;
+  rounds: number;
+  callsPerRound: number;
+  /** Pause between rounds, so the run spans many kills. */
+  pauseMs: number;
+  chaos: ChaosPlan;
+  /** Kill the next victim at the start of this round (the short soak), as well as or instead of the timer. */
+  killAtRound?: number;
+  conversations: number;
+}
+
+export interface RoundSample {
+  round: number;
+  ms: number;
+  rssMb: number;
+  fds: number;
+}
+
+export interface ChaosFigures {
+  servers: { stdio: number; http: number; victims: string[]; healthy: string[]; sessionDrop: string[]; fault: string[] };
+  rounds: number;
+  calls: number;
+  succeeded: number;
+  failed: number;
+  byRole: Record<string, { calls: number; failed: number }>;
+  /** Failed calls by cause (names and numbers taken out) and the role of the server called. */
+  failuresByCause: Record<string, number>;
+  latencyMs: { p50?: number; p99?: number; max?: number; healthyP50?: number; healthyP99?: number };
+  slowestFailureMs?: number;
+  /** Outcomes that broke a rule: a healthy call failed, an unclear or late error, a wrong answer. */
+  problems: string[];
+  problemCount: number;
+  kills: KillRecord[];
+  skippedKills: string[];
+  drops: DropRecord[];
+  samples: RoundSample[];
+  rss: { startMb: number; endMb: number; slopeMbPerRound: number; laterSlopeMbPerRound: number };
+  fds: { start: number; end: number; slopePerRound: number; laterSlopePerRound: number };
+  sessionsStarted: number;
+  orphans: { pid: number; sid: number; state: string }[];
+  zombies: number;
+  files: { toolCache: number; conversations: number; corrupted: string[] };
+}
+
+const gc = () => (globalThis as { gc?: () => void }).gc?.();
+const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/**
+ * The core under chaos: McpManager with the fleet, `rounds` rounds of concurrent calls while
+ * victims are SIGKILLed and the HTTP server restarts; memory and descriptors after each round;
+ * then stop, the process table (orphans) and every file the core wrote (parsed).
+ */
+export async function runChaosSoak(options: ChaosSoakOptions): Promise<ChaosFigures> {
+  const { home, cleanup } = await tempHome();
+  const fleet = await Fleet.start(options.shape);
+  const sessions = new SpawnedSessions();
+  const manager = newManager(home);
+  const offChange = manager.onChange(() => sessions.sample());
+  const outcomes: CallOutcome[] = [];
+  const samples: RoundSample[] = [];
+  let chaos: Chaos | undefined;
+  try {
+    await manager.apply(fleet.configs);
+    await waitConnected(manager, [...fleet.named('healthy'), ...fleet.named('victim'), ...fleet.named('session-drop')]);
+    sessions.sample();
+    const store = new ConversationStore(conversationsDir(home));
+    const conversations = Array.from({ length: options.conversations }, (_, i) => store.create(`soak conversation ${i}`, Date.now()));
+    chaos = new Chaos(manager, fleet, options.chaos);
+    chaos.start();
+    for (let round = 0; round < options.rounds; round++) {
+      if (round === options.killAtRound) chaos.killOne();
+      const started = performance.now();
+      const results = await runRound(manager, planRound(fleet.servers, options.callsPerRound, round));
+      const ms = performance.now() - started;
+      outcomes.push(...results);
+      sessions.sample();
+      // The chat saves its conversation after each turn: these files are written while servers die.
+      const conversation = conversations[round % conversations.length];
+      if (conversation) await store.save(withTurn(conversation, round, results));
+      gc();
+      samples.push({ round, ms, rssMb: rssMegabytes(), fds: openFdCount() });
+      if (round < options.rounds - 1) await sleep(options.pauseMs);
+    }
+    await chaos.stop();
+  } finally {
+    await chaos?.stop();
+    offChange();
+    await manager.stop();
+    await fleet.stopHttp();
+  }
+  try {
+    const leftovers = sessions.leftovers();
+    const files = await checkFiles(home, fleet, options.conversations);
+    return figures(options, fleet, outcomes, samples, chaos!, sessions.count, leftovers, files);
+  } finally {
+    await cleanup();
+  }
+}
+
+async function waitConnected(manager: McpManager, names: string[]): Promise<void> {
+  await manager.settled(60_000);
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const down = names.filter((n) => manager.status(n)?.state.kind !== 'connected');
+    if (down.length === 0) return;
+    if (Date.now() > deadline) {
+      throw new Error(`servers did not connect: ${down.map((n) => `${n} (${JSON.stringify(manager.status(n)?.state)})`).join(', ')}`);
+    }
+    await sleep(100);
+  }
+}
+
+/** One chat turn per round: the question, and the round's first few tool outcomes. */
+function withTurn(conversation: Conversation, round: number, results: CallOutcome[]): Conversation {
+  const at = Date.now();
+  const turn: ChatMessage[] = [
+    { role: 'user', text: `round ${round}`, at },
+    {
+      role: 'tool',
+      at,
+      results: results.slice(0, 3).map((r, i) => ({
+        callId: `${round}-${i}`,
+        name: `${r.spec.server}__${r.spec.tool}`,
+        server: r.spec.server,
+        tool: r.spec.tool,
+        args: r.spec.args,
+        state: r.ok ? 'succeeded' : 'failed',
+        content: [],
+        textForModel: r.error ?? 'ok',
+      })),
+    },
+  ];
+  conversation.messages.push(...turn);
+  conversation.updatedAt = at;
+  return conversation;
+}
+
+/** Parse every tool-cache and conversation file the run left, with the core's own readers. */
+async function checkFiles(home: string, fleet: Fleet, conversations: number): Promise<ChaosFigures['files']> {
+  const corrupted: string[] = [];
+  const cacheDir = join(home, 'cache', 'tools');
+  const cacheFiles = await readdir(cacheDir).catch(() => [] as string[]);
+  for (const name of cacheFiles) {
+    try {
+      const parsed = JSON.parse(await readFile(join(cacheDir, name), 'utf8')) as { tools?: unknown };
+      if (!Array.isArray(parsed.tools)) corrupted.push(`cache/tools/${name}: no tools array`);
+    } catch (error) {
+      corrupted.push(`cache/tools/${name}: ${String(error)}`);
+    }
+  }
+  // Every server that connected has its cache entry, readable through ToolCache itself.
+  const cache = new ToolCache(home);
+  for (const server of fleet.servers.filter((s) => s.role !== 'fault')) {
+    if (!(await cache.read(launchHash(server.config)))) corrupted.push(`tool cache of ${server.config.name}: missing or unreadable`);
+  }
+  const store = new ConversationStore(conversationsDir(home));
+  const summaries = await store.list();
+  for (const summary of summaries) {
+    try {
+      await store.get(summary.id);
+    } catch (error) {
+      corrupted.push(`conversation ${summary.id}: ${String(error)}`);
+    }
+  }
+  const onDisk = (await readdir(conversationsDir(home)).catch(() => [] as string[])).filter((n) => n.endsWith('.json'));
+  if (summaries.length !== onDisk.length || onDisk.length !== conversations) {
+    corrupted.push(`conversations: ${onDisk.length} files on disk, ${summaries.length} readable, ${conversations} written`);
+  }
+  return { toolCache: cacheFiles.length, conversations: onDisk.length, corrupted };
+}
+
+function figures(
+  options: ChaosSoakOptions,
+  fleet: Fleet,
+  outcomes: CallOutcome[],
+  samples: RoundSample[],
+  chaos: Chaos,
+  sessionsStarted: number,
+  leftovers: ReturnType<SpawnedSessions['leftovers']>,
+  files: ChaosFigures['files'],
+): ChaosFigures {
+  const failed = outcomes.filter((o) => !o.ok);
+  const problems = outcomes.flatMap((o) => (o.problem ? [o.problem] : []));
+  const okMs = outcomes.filter((o) => o.ok).map((o) => o.ms);
+  const healthyMs = outcomes.filter((o) => o.ok && o.spec.role === 'healthy').map((o) => o.ms);
+  const roles = countBy(outcomes, (o) => o.spec.role);
+  const failedRoles = countBy(failed, (o) => o.spec.role);
+  const rss = samples.map((s) => s.rssMb);
+  const fds = samples.map((s) => s.fds);
+  return {
+    servers: {
+      stdio: fleet.configs.filter((c) => c.kind === 'stdio').length,
+      http: fleet.configs.filter((c) => c.kind === 'remote').length,
+      victims: fleet.named('victim'),
+      healthy: fleet.named('healthy'),
+      sessionDrop: fleet.named('session-drop'),
+      fault: fleet.named('fault'),
+    },
+    rounds: options.rounds,
+    calls: outcomes.length,
+    succeeded: outcomes.length - failed.length,
+    failed: failed.length,
+    byRole: Object.fromEntries(Object.entries(roles).map(([role, calls]) => [role, { calls, failed: failedRoles[role] ?? 0 }])),
+    failuresByCause: countBy(failed, (o) => `${o.spec.role}: ${causeOf(o.error ?? '')}`),
+    latencyMs: {
+      p50: percentile(okMs, 50),
+      p99: percentile(okMs, 99),
+      max: percentile(okMs, 100),
+      healthyP50: percentile(healthyMs, 50),
+      healthyP99: percentile(healthyMs, 99),
+    },
+    slowestFailureMs: percentile(failed.filter((o) => o.spec.role !== 'fault').map((o) => o.ms), 100),
+    problems: problems.slice(0, 30),
+    problemCount: problems.length,
+    kills: chaos.kills,
+    skippedKills: chaos.skipped,
+    drops: chaos.drops,
+    samples,
+    rss: { startMb: rss[0] ?? 0, endMb: rss.at(-1) ?? 0, slopeMbPerRound: slope(rss), laterSlopeMbPerRound: slope(laterHalf(rss)) },
+    fds: { start: fds[0] ?? 0, end: fds.at(-1) ?? 0, slopePerRound: slope(fds), laterSlopePerRound: slope(laterHalf(fds)) },
+    sessionsStarted,
+    orphans: leftovers.orphans.map((o) => ({ pid: o.pid, sid: o.sid, state: o.state })),
+    zombies: leftovers.zombies.length,
+    files,
+  };
+}
