@@ -25,7 +25,7 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'message must be a JSON object' };
   const fields = raw as Record<string, unknown>;
   if (fields.type !== 'invoke') {
-    const got = typeof fields.type === 'string' ? `"${fields.type.slice(0, 50)}"` : 'missing';
+    const got = typeof fields.type === 'string' ? `"${head(fields.type, 50)}"` : 'missing';
     return { ok: false, message: `message type ${got} is unknown (expected "invoke")` };
   }
   const id = fields.id;
@@ -34,4 +34,10 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   }
   if (typeof fields.method !== 'string') return { ok: false, id, message: 'invoke needs a "method" string' };
   return { ok: true, message: { type: 'invoke', id, method: fields.method, payload: fields.payload } };
+}
+
+/** At most `max` UTF-16 units of a text, never ending in half a surrogate pair (it would show as "�"). */
+function head(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }

@@ -406,6 +406,9 @@ describe('web host: WebSocket protocol', () => {
       ['[1,2]', { type: 'error', message: 'message must be a JSON object' }],
       [{ type: 'subscribe', id: 1 }, { type: 'error', message: 'message type "subscribe" is unknown (expected "invoke")' }],
       [{ id: 1 }, { type: 'error', message: 'message type missing is unknown (expected "invoke")' }],
+      // Cut to 50 characters without splitting the astral character at 49–50 (half of it shows as "�").
+      [{ type: `${'x'.repeat(49)}𐀀 and more` }, { type: 'error', message: `message type "${'x'.repeat(49)}" is unknown (expected "invoke")` }],
+      [{ type: `${'x'.repeat(48)}𐀀 and more` }, { type: 'error', message: `message type "${'x'.repeat(48)}𐀀" is unknown (expected "invoke")` }],
       [{ type: 'invoke', method: 'listServers' }, { type: 'error', message: 'invoke needs an "id": a non-empty string of up to 100 characters or an integer' }],
       [{ type: 'invoke', id: 1.5, method: 'listServers' }, { type: 'error', message: 'invoke needs an "id": a non-empty string of up to 100 characters or an integer' }],
       [{ type: 'invoke', id: 7, method: 42 }, { type: 'error', id: 7, message: 'invoke needs a "method" string' }],
