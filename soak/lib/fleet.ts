@@ -114,6 +114,7 @@ export class Fleet {
     const server = this.http.find((s) => s.mode === 'streamableHttp');
     if (!server) return 0;
     const ids = [...server.sessions];
+    server.sessions.clear();
     await Promise.all(ids.map((id) => fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': id } }).then((r) => r.body?.cancel())));
     return ids.length;
   }

@@ -82,6 +82,26 @@ describe('remote servers', () => {
     expect(m.logs('forgetful')).toContain('[switchboard] the server forgot our session (HTTP 404); re-initializing once');
   });
 
+  it('ends its HTTP session with a DELETE when it reconnects and when it stops (T1)', async () => {
+    const fixture = await startHttpFixture();
+    fixtures.push(fixture);
+    m = manager(home);
+    await m.apply([remote('tidy', fixture.url)]);
+    await waitForState(m, 'tidy', is('connected'));
+    const lastSession = () => fixture.requests.at(-1)?.headers['mcp-session-id'];
+    await m.callTool('tidy__echo', { message: 'one' });
+    const first = lastSession();
+    await m.reconnect('tidy');
+    await waitForState(m, 'tidy', is('connected'));
+    await m.callTool('tidy__echo', { message: 'two' });
+    const second = lastSession();
+    await m.stop();
+    m = undefined;
+    expect(first).toEqual(expect.any(String));
+    expect(second).not.toBe(first);
+    expect(fixture.requests.filter((r) => r.method === 'DELETE').map((r) => r.headers['mcp-session-id'])).toEqual([first, second]);
+  });
+
   it('puts a server that answers 401 in needs_auth and leaves the others alone', async () => {
     const locked = await startHttpFixture({ bearer: 'secret-token' });
     const open = await startHttpFixture();
