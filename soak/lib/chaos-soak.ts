@@ -24,11 +24,9 @@ export interface ChaosSoakOptions {
   conversations: number;
 }
 
-export interface RoundSample {
+export interface RoundSample extends Measure {
   round: number;
   ms: number;
-  rssMb: number;
-  fds: number;
 }
 
 export interface ChaosFigures {
@@ -49,15 +47,28 @@ export interface ChaosFigures {
   skippedKills: string[];
   drops: DropRecord[];
   samples: RoundSample[];
+  /** Start and end: every server connected, nothing in flight, after gc. Slopes: over the rounds' samples. */
   rss: { startMb: number; endMb: number; slopeMbPerRound: number; laterSlopeMbPerRound: number };
   fds: { start: number; end: number; slopePerRound: number; laterSlopePerRound: number };
   sessionsStarted: number;
+  /** Sessions the streamable HTTP server still held after Switchboard stopped (it should have ended its own with DELETE). */
+  httpSessionsLeft: number;
   orphans: { pid: number; sid: number; state: string }[];
   zombies: number;
   files: { toolCache: number; conversations: number; corrupted: string[] };
 }
 
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
+
+interface Measure {
+  rssMb: number;
+  fds: number;
+}
+
+function measure(): Measure {
+  gc();
+  return { rssMb: rssMegabytes(), fds: openFdCount() };
+}
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /**
@@ -73,11 +84,16 @@ export async function runChaosSoak(options: ChaosSoakOptions): Promise<ChaosFigu
   const offChange = manager.onChange(() => sessions.sample());
   const outcomes: CallOutcome[] = [];
   const samples: RoundSample[] = [];
+  /** Memory and descriptors with every server connected and nothing in flight: before the rounds, and after. */
+  const settled: Measure[] = [];
   let chaos: Chaos | undefined;
+  let httpSessionsLeft: number;
   try {
     await manager.apply(fleet.configs);
-    await waitConnected(manager, [...fleet.named('healthy'), ...fleet.named('victim'), ...fleet.named('session-drop')]);
+    const running = [...fleet.named('healthy'), ...fleet.named('victim'), ...fleet.named('session-drop')];
+    await waitConnected(manager, running);
     sessions.sample();
+    settled.push(measure());
     const store = new ConversationStore(conversationsDir(home));
     const conversations = Array.from({ length: options.conversations }, (_, i) => store.create(`soak conversation ${i}`, Date.now()));
     chaos = new Chaos(manager, fleet, options.chaos);
@@ -92,21 +108,24 @@ export async function runChaosSoak(options: ChaosSoakOptions): Promise<ChaosFigu
       // The chat saves its conversation after each turn: these files are written while servers die.
       const conversation = conversations[round % conversations.length];
       if (conversation) await store.save(withTurn(conversation, round, results));
-      gc();
-      samples.push({ round, ms, rssMb: rssMegabytes(), fds: openFdCount() });
+      samples.push({ round, ms, ...measure() });
       if (round < options.rounds - 1) await sleep(options.pauseMs);
     }
     await chaos.stop();
+    // Every server back, as at the start: what is still held now was leaked.
+    await waitConnected(manager, running);
+    settled.push(measure());
   } finally {
     await chaos?.stop();
     offChange();
     await manager.stop();
+    httpSessionsLeft = await fleet.openHttpSessions(2000);
     await fleet.stopHttp();
   }
   try {
     const leftovers = sessions.leftovers();
     const files = await checkFiles(home, fleet, options.conversations);
-    return figures(options, fleet, outcomes, samples, chaos!, sessions.count, leftovers, files);
+    return { ...figures(options, fleet, outcomes, samples, settled, chaos!, sessions.count, leftovers, files), httpSessionsLeft };
   } finally {
     await cleanup();
   }
@@ -189,11 +208,12 @@ function figures(
   fleet: Fleet,
   outcomes: CallOutcome[],
   samples: RoundSample[],
+  settled: Measure[],
   chaos: Chaos,
   sessionsStarted: number,
   leftovers: ReturnType<SpawnedSessions['leftovers']>,
   files: ChaosFigures['files'],
-): ChaosFigures {
+): Omit<ChaosFigures, 'httpSessionsLeft'> {
   const failed = outcomes.filter((o) => !o.ok);
   const problems = outcomes.flatMap((o) => (o.problem ? [o.problem] : []));
   const okMs = outcomes.filter((o) => o.ok).map((o) => o.ms);
@@ -231,8 +251,8 @@ function figures(
     skippedKills: chaos.skipped,
     drops: chaos.drops,
     samples,
-    rss: { startMb: rss[0] ?? 0, endMb: rss.at(-1) ?? 0, slopeMbPerRound: slope(rss), laterSlopeMbPerRound: slope(laterHalf(rss)) },
-    fds: { start: fds[0] ?? 0, end: fds.at(-1) ?? 0, slopePerRound: slope(fds), laterSlopePerRound: slope(laterHalf(fds)) },
+    rss: { startMb: settled[0]!.rssMb, endMb: settled[1]!.rssMb, slopeMbPerRound: slope(rss), laterSlopeMbPerRound: slope(laterHalf(rss)) },
+    fds: { start: settled[0]!.fds, end: settled[1]!.fds, slopePerRound: slope(fds), laterSlopePerRound: slope(laterHalf(fds)) },
     sessionsStarted,
     orphans: leftovers.orphans.map((o) => ({ pid: o.pid, sid: o.sid, state: o.state })),
     zombies: leftovers.zombies.length,

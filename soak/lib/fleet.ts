@@ -46,7 +46,7 @@ export interface HttpServer {
   url: string;
   port: number;
   child: ChildProcess;
-  /** Sessions the server has open, from the lines it prints ("Session initialized with ID: …"). */
+  /** Sessions the server holds, from the lines it prints (opened: "Session initialized…", ended by a client's DELETE: "Received session termination request…"). */
   sessions: Set<string>;
 }
 
@@ -55,7 +55,7 @@ async function startHttp(mode: HttpServer['mode']): Promise<HttpServer> {
   const onLine = (line: string) => {
     const opened = /Session initialized with ID: (\S+)/.exec(line);
     if (opened) sessions.add(opened[1]!);
-    const closed = /Transport closed for session (\S+)/.exec(line);
+    const closed = /Received session termination request for session (\S+)/.exec(line);
     if (closed) sessions.delete(closed[1]!);
   };
   return { mode, sessions, ...(await startEverything(mode, { onLine })) };
@@ -117,6 +117,14 @@ export class Fleet {
     server.sessions.clear();
     await Promise.all(ids.map((id) => fetch(server.url, { method: 'DELETE', headers: { 'mcp-session-id': id } }).then((r) => r.body?.cancel())));
     return ids.length;
+  }
+
+  /** Sessions the streamable HTTP server still holds, waiting up to waitMs for them to reach 0 (its log lines trail). */
+  async openHttpSessions(waitMs: number): Promise<number> {
+    const server = this.http.find((s) => s.mode === 'streamableHttp');
+    const deadline = Date.now() + waitMs;
+    while (server && server.sessions.size > 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50));
+    return server?.sessions.size ?? 0;
   }
 
   /** The harness's own HTTP server processes (not Switchboard's), for the orphan count to leave out. */

@@ -20,7 +20,8 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `message is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    // V8 quotes the offending UTF-16 unit, which can be half of a surrogate pair.
+    return { ok: false, message: `message is not valid JSON (${wholeCharacters(error instanceof Error ? error.message : String(error))})` };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'message must be a JSON object' };
   const fields = raw as Record<string, unknown>;
@@ -40,4 +41,9 @@ export function parseClientMessage(text: string): ParsedClientMessage {
 function head(text: string, max: number): string {
   const cut = text.slice(0, max);
   return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/** Half a surrogate pair on its own becomes U+FFFD, so the text is well formed wherever it goes. */
+function wholeCharacters(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }

@@ -401,8 +401,15 @@ describe('web host: WebSocket protocol', () => {
     } catch (error) {
       parseError = (error as Error).message;
     }
+    let astralError = '';
+    try {
+      JSON.parse('𐀀');
+    } catch (error) {
+      astralError = (error as Error).message; // V8 quotes the first half of the pair: "Unexpected token '\ud800'…"
+    }
     const cases: Array<[unknown, unknown]> = [
       [badJson, { type: 'error', message: `message is not valid JSON (${parseError})` }],
+      ['𐀀', { type: 'error', message: `message is not valid JSON (${astralError.replace('\ud800', '\ufffd')})` }],
       ['[1,2]', { type: 'error', message: 'message must be a JSON object' }],
       [{ type: 'subscribe', id: 1 }, { type: 'error', message: 'message type "subscribe" is unknown (expected "invoke")' }],
       [{ id: 1 }, { type: 'error', message: 'message type missing is unknown (expected "invoke")' }],
