@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { tempHome } from '../../test/integration/mcp/helpers';
 import { POWER_CUT_FILES, readFiles, strayTempFiles, type PowerCutFile } from './power-cut-files';
-import { powerCutWriter } from './writer-build';
+import { buildPowerCutWriter } from './writer-build';
 
 export interface PowerCutFigures {
   cuts: number;
@@ -43,10 +43,10 @@ export async function runPowerCut(cuts: number, random: () => number = Math.rand
     corrupted: [],
     strayTempFiles: 0,
   };
+  const writer = await buildPowerCutWriter();
   try {
-    const writer = await powerCutWriter();
     for (let cut = 0; cut < cuts; cut++) {
-      const journal = await writeUntilCut(writer, home, 20 + random() * 300);
+      const journal = await writeUntilCut(writer.path, home, 20 + random() * 300);
       figures.cuts++;
       const states = await readFiles(home);
       for (const file of POWER_CUT_FILES) {
@@ -67,6 +67,7 @@ export async function runPowerCut(cuts: number, random: () => number = Math.rand
     figures.strayTempFiles = (await strayTempFiles(home)).length;
     return figures;
   } finally {
+    await writer.remove();
     await cleanup();
   }
 }
