@@ -72,7 +72,7 @@ export async function runPowerCut(cuts: number, random: () => number = Math.rand
   }
 }
 
-/** One writer process, killed `afterMs` after it says it is writing; its journal as far as it got. */
+/** One writer process, killed `afterMs` after its first finished write; its journal as far as it got. */
 async function writeUntilCut(writer: string, home: string, afterMs: number): Promise<Journal> {
   const journal: Journal = { at: {}, begun: {}, done: {}, ready: false };
   const child = spawn(process.execPath, [writer, home], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -82,12 +82,14 @@ async function writeUntilCut(writer: string, home: string, afterMs: number): Pro
   const lines = createInterface({ input: child.stdout });
   const ready = new Promise<void>((resolve) => {
     lines.on('line', (line) => {
-      if (line === 'ready') {
-        journal.ready = true;
-        return resolve();
-      }
+      if (line === 'ready') return;
       const [file, what, n] = line.split(' ') as [PowerCutFile, 'at' | 'begin' | 'done', string];
       journal[what === 'begin' ? 'begun' : what][file] = Number(n);
+      // The cut comes once writes are flowing (a slow start must not put every cut before the first write).
+      if (what === 'done' && !journal.ready) {
+        journal.ready = true;
+        resolve();
+      }
     });
   });
   await Promise.race([ready, exited]);

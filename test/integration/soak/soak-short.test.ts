@@ -14,7 +14,7 @@ describe('soak, short profile', () => {
     expect(figures.byRole.fault).toEqual({ calls: 4, failed: 4 }); // exact message checked per call
     expect(figures.kills).toHaveLength(1);
     expect(figures.kills[0]!.recoveredMs).toBeGreaterThan(0);
-    expect(figures.sessionsStarted).toBeGreaterThanOrEqual(6); // 6 servers, the victim twice (crash may exit first)
+    expect(figures.sessionsStarted).toBeGreaterThanOrEqual(5); // 5 that stay up (crash exits before it can be seen), and the victim's restart
     expect(figures.orphans).toEqual([]);
     expect(figures.files.corrupted).toEqual([]);
     expect(figures.files.conversations).toBe(2);
