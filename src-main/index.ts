@@ -6,10 +6,11 @@ import { dataHome } from './core/data-home';
 import { consoleLogger } from './core/ports';
 import { KeytarVault } from './core/secrets/keytar-vault';
 import { SwitchboardCore } from './core/switchboard-core';
-import { APP_ENTRY_URL, APP_SCHEME, appProtocolHandler, registerAppScheme } from './electron/app-protocol';
+import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, appProtocolHandler, registerAppScheme } from './electron/app-protocol';
 import { bindIpc, forwardEvents } from './electron/ipc';
 import { electronSettingsFile } from './electron/electron-settings-file';
 import { FileSettingsStore } from './electron/settings-store';
+import { SANDBOX_PROXY_URL, SANDBOX_SCHEME, sandboxProtocolHandler } from './electron/sandbox-protocol';
 import { SystemBrowser } from './electron/system-browser';
 import { StatusTray } from './electron/tray';
 import { hardenWindow, restorableBounds, windowOptions } from './electron/window';
@@ -40,11 +41,13 @@ if (!app.requestSingleInstanceLock()) {
 async function main(): Promise<void> {
   await app.whenReady();
   protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir));
+  protocol.handle(SANDBOX_SCHEME, sandboxProtocolHandler(APP_ORIGIN));
   const assetsDir = join(app.getAppPath(), 'assets');
   const opener = new SystemBrowser();
   const settings = new FileSettingsStore(home, electronSettingsFile);
   const core = new SwitchboardCore({ home, vault: new KeytarVault(), opener, logger });
-  bindIpc(ipcMain, core.handlers);
+  // MCP Apps load their sandbox proxy from the scheme registered above (SECURITY U1).
+  bindIpc(ipcMain, { ...core.handlers, appSandbox: async () => ({ url: SANDBOX_PROXY_URL }) });
 
   let window: BrowserWindow | undefined;
   let quitting = false;

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { fail, ok, type Result } from './contract/common';
+import { appsInvokes } from './contract/apps';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
@@ -13,6 +14,7 @@ import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
 
+export * from './contract/apps';
 export * from './contract/auth';
 export * from './contract/chat';
 export * from './contract/common';
@@ -20,6 +22,7 @@ export * from './contract/config';
 export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-run';
+export * from './contract/tools';
 
 export const invokes = {
   ...serverInvokes,
@@ -28,6 +31,7 @@ export const invokes = {
   ...chatInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,
+  ...appsInvokes,
 } as const;
 
 export const events = {

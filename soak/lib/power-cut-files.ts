@@ -34,7 +34,7 @@ export function soakConversation(n: number): Conversation {
 }
 
 export function soakTool(n: number): Parameters<ApprovalStore['grantTool']>[0] {
-  return { name: 'soak__probe', server: 'soak', tool: 'probe', description: `v${n} ${'x'.repeat(n % 500)}`, inputSchema: { type: 'object' }, annotations: {} };
+  return { name: 'probe', server: 'soak', qualifiedName: 'soak__probe', enabled: true, pending: false, description: `v${n} ${'x'.repeat(n % 500)}`, inputSchema: { type: 'object' }, annotations: {} };
 }
 
 export function soakToolList(n: number): Tool[] {

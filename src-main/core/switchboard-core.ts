@@ -1,4 +1,5 @@
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
+import { appsHandlers } from './apps/apps-handlers';
 import { configHandlers } from './config/config-handlers';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
@@ -12,13 +13,14 @@ import { createChat } from './chat/create-chat';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { EventHub } from './event-hub';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
-import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
+import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView } from './mcp/views';
 import type { Logger, SecretVault, UrlOpener } from './ports';
 import { authHandlers } from './oauth/auth-handlers';
 import { SignInService, type SignInDeps } from './oauth/sign-in';
 import { migrationHandlers } from './secrets/migration-handlers';
 import { secretHandlers } from './secrets/secret-handlers';
 import { aggregateStatus } from './status';
+import { flagToolDefinition } from './approvals/description-flags';
 import { toolRunHandlers } from './tools/tool-run-handlers';
 
 export interface CoreDeps {
@@ -138,7 +140,8 @@ export class SwitchboardCore {
       ...this.chatHandlers,
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
-      ...toolRunHandlers({ mcp: this.mcp, broker: this.chat.broker }),
+      ...toolRunHandlers(this.chat.caller),
+      ...appsHandlers(),
       ...authHandlers({
         signIn: this.signIn,
         findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
@@ -154,9 +157,10 @@ export class SwitchboardCore {
         return null;
       },
       serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
-      listTools: async ({ server }) => this.mcp.tools(server).map(toolView),
-      setToolEnabled: async ({ name, enabled }) => {
-        await this.mcp.setToolEnabled(name, enabled);
+      // The panel shows the same poisoning warnings as the approval dialog (SECURITY A2).
+      listTools: async ({ server }) => this.mcp.tools(server).map((tool) => ({ ...tool, flags: flagToolDefinition(tool) })),
+      setToolEnabled: async ({ qualifiedName, enabled }) => {
+        await this.mcp.setToolEnabled(qualifiedName, enabled);
         return null;
       },
       listResources: async ({ name }) => ({

@@ -417,7 +417,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       const at = 1_700_000_000_000 + i;
       if (i % 3 === 0) return { role: 'user', text: `Question ${i}`, at };
       if (i % 3 === 1) return { role: 'assistant', text: `Answer ${i} with **markdown**`, toolCalls: [{ id: `c${i}`, name: 'everything__echo', args: { message: `m${i}` } }], at };
-      return { role: 'tool', results: [{ callId: `c${i - 1}`, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `m${i - 1}` }, state: 'succeeded', content: [{ type: 'text', text: `Echo: m${i - 1}` }], textForModel: `Echo: m${i - 1}` }], at };
+      return { role: 'tool', results: [{ callId: `c${i - 1}`, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `m${i - 1}` }, state: 'succeeded', result: { content: [{ type: 'text', text: `Echo: m${i - 1}` }], truncatedChars: 0 }, textForModel: `Echo: m${i - 1}` }], at };
     });
     const conversation = { id, title: 'Five thousand', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_005_000, messageCount: messages.length, messages };
     const { page, problems, close } = await openChat([], {

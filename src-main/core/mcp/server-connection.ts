@@ -75,6 +75,8 @@ interface Session {
   stdio?: StdioProcessTransport;
 }
 
+/** Switchboard hosts MCP Apps: servers may attach `ui://` HTML resources to tools (SEP-1865). */
+export const MCP_APPS_EXTENSION = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 const CLIENT_INFO = { name: 'switchboard', version: '0.1.0' };
 /** A busy server may answer a ping slowly; only silence this long counts as a drop. */
 const PING_TIMEOUT_MS = 10_000;
@@ -343,7 +345,7 @@ export class ServerConnection {
 
   private makeClient(): Client {
     const setup = this.deps.clientSetup;
-    const client = new Client(CLIENT_INFO, { capabilities: { ...setup?.capabilities, roots: { listChanged: true } } });
+    const client = new Client(CLIENT_INFO, { capabilities: { ...setup?.capabilities, roots: { listChanged: true }, extensions: MCP_APPS_EXTENSION } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.deps.roots() }));
     setup?.register(client, this.name);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshSoon(client, 'tools'));

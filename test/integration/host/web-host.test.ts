@@ -1,7 +1,7 @@
 import { connect as netConnect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CONTENT_SECURITY_POLICY } from '../../../src-main/core/csp';
+import { CONTENT_SECURITY_POLICY, rendererCsp } from '../../../src-main/core/csp';
 import { startWebHost } from '../../../src-main/host/web-host';
 import { cookieFor, originOf, rawRequest, SECRET_OUTSIDE, startFixture, type HostFixture } from './host-fixture';
 
@@ -226,7 +226,8 @@ describe('web host: static files', () => {
     const reply = await rawRequest(fx.host.port, { headers: authed() });
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(reply.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    // The UI may frame its apps sandbox, on the other loopback name, and nothing else (SECURITY U1).
+    expect(reply.headers['content-security-policy']).toBe(rendererCsp(`http://localhost:${fx.host.sandboxPort}`));
     expect(reply.headers['x-content-type-options']).toBe('nosniff');
     expect(reply.headers['referrer-policy']).toBe('no-referrer');
     expect(reply.body).toContain('<title>Switchboard test page</title>');

@@ -50,3 +50,9 @@ export const is = (kind: ServerState['kind']) => (s: ServerState) => s.kind === 
 export function applyAll(m: McpManager, configs: ServerConfig[]) {
   return m.apply(configs);
 }
+
+/** The manager's call by a namespaced name; the one call path (ToolCaller) adds enabled, visibility, schema and approval on top. */
+export async function callByName(mgr: McpManager, qualifiedName: string, args: Record<string, unknown>, options?: Parameters<McpManager['callServerTool']>[3]) {
+  const tool = await mgr.resolveTool({ qualifiedName });
+  return mgr.callServerTool(tool.server, tool.name, args, options);
+}

@@ -63,7 +63,10 @@ describe('the Electron composition root', () => {
     const { app, callOrder, protocol } = await boot();
     expect(app.getPath('userData')).toBe(home);
     expect(callOrder).toEqual(['setPath userData', 'registerSchemesAsPrivileged', 'requestSingleInstanceLock']);
-    expect(protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, corsEnabled: true } }]);
+    expect(protocol.privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, corsEnabled: true } },
+      { scheme: 'switchboard-sandbox', privileges: { standard: true, secure: true } },
+    ]);
     app.quit();
   });
 
@@ -97,11 +100,15 @@ describe('the Electron composition root', () => {
     await vi.waitFor(() => expect(TestBrowserWindow.instances).toHaveLength(1));
     const win = TestBrowserWindow.instances[0]!;
 
-    expect([...protocol.handlers.keys()]).toEqual(['app']);
+    expect([...protocol.handlers.keys()]).toEqual(['app', 'switchboard-sandbox']);
+    const proxy = await protocol.handlers.get('switchboard-sandbox')!(new Request('switchboard-sandbox://proxy/'));
+    expect([proxy.status, proxy.headers.get('content-security-policy')]).toEqual([200, expect.stringContaining('frame-ancestors app://switchboard')]);
     expect([...ipcMain.handlers.keys()].sort()).toEqual(Object.keys(invokes).map((n) => invokeChannel(n as InvokeName)).sort());
     const listed = (await ipcMain.invoke(invokeChannel('listServers'), { url: 'app://switchboard/index.html', parent: null }, {})) as { ok: true; value: ServersSnapshot };
     expect(listed.value.servers.map((s) => s.name).sort()).toEqual(['everything', 'notes']);
     expect(listed.value.configPath).toBe(join(home, 'servers.json'));
+    // Electron's shell, not the core, knows where the apps sandbox is.
+    expect(await ipcMain.invoke(invokeChannel('appSandbox'), { url: 'app://switchboard/index.html', parent: null }, {})).toEqual({ ok: true, value: { url: 'switchboard-sandbox://proxy/' } });
 
     const prefs = win.options.webPreferences as Record<string, unknown>;
     expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true });

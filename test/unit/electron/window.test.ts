@@ -89,6 +89,24 @@ describe('hardenWindow (SECURITY R3, R4)', () => {
     expect(opener.opened).toEqual(['https://example.com/a', 'http://127.0.0.1:4000/cb']);
   });
 
+  it('lets an app frame load only the sandbox proxy and its srcdoc app, never another address (SECURITY U4)', () => {
+    const { contents, logger } = hardened();
+    const navigate = (url: string, isMainFrame = false) => {
+      const event = Object.assign(new TestEvent(), { url, isMainFrame });
+      contents.emit('will-frame-navigate', event);
+      return event.defaultPrevented;
+    };
+    expect(navigate('switchboard-sandbox://proxy/?csp=%7B%7D')).toBe(false);
+    expect(navigate('switchboard-sandbox://proxy/')).toBe(false);
+    expect(navigate('about:srcdoc')).toBe(false);
+    expect(navigate('https://exfiltrate.example/?data=secret')).toBe(true);
+    expect(navigate('switchboard-sandbox://proxy.evil/')).toBe(true);
+    expect(navigate('app://switchboard/index.html')).toBe(true);
+    // The main frame is will-navigate's business (it allows nothing either).
+    expect(navigate('app://switchboard/index.html', true)).toBe(false);
+    expect(logger.lines[0]).toEqual(['warn', 'refused a navigation inside an app frame', { url: 'https://exfiltrate.example/?data=secret' }]);
+  });
+
   it('refuses to attach a webview', () => {
     const { contents } = hardened();
     const event = new TestEvent();
