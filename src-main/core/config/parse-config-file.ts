@@ -1,4 +1,4 @@
-import { findNodeAtLocation, parseTree } from 'jsonc-parser';
+import { findNodeAtLocation, getNodeValue, parseTree } from 'jsonc-parser';
 import type { ConfigProblem } from '../../../src-preload/contract';
 import { ignoredKeyMessage, lineColumn, readServersDocument } from '../../../src-preload/contract/servers-document';
 import type { ConfigSource, ServerConfig } from './server-config';
@@ -53,6 +53,12 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
     const checked = validateServerEntry(name, raw, source);
     if (checked.ok) result.servers.push(checked.server);
     else result.problems.push({ file: source.path, server: name, ...locate(text, tree, [key, name]), message: checked.message });
+  }
+  // jsonc-parser makes a "__proto__" key the object's prototype, so the loop above never sees it; the tree does.
+  const hidden = tree && findNodeAtLocation(tree, [key, '__proto__']);
+  if (hidden) {
+    const checked = validateServerEntry('__proto__', getNodeValue(hidden), source);
+    if (!checked.ok) result.problems.push({ file: source.path, server: '__proto__', ...locate(text, tree, [key, '__proto__']), message: checked.message });
   }
   return result;
 }

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ListRootsRequestSchema,
@@ -406,6 +407,7 @@ export class ServerConnection {
     this.session = undefined;
     if (!session) return;
     session.client.onclose = undefined;
+    if (session.transport instanceof StreamableHTTPClientTransport) await endHttpSession(session.transport);
     await session.client.close().catch(() => {});
     if (session.stdio) await session.stdio.close();
   }
@@ -433,6 +435,20 @@ export class ServerConnection {
       this.logs.push(`[switchboard] ${list}/list failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+/** How long closing waits for the server to confirm the end of an HTTP session. */
+const END_SESSION_WAIT_MS = 2000;
+
+/**
+ * Tell a streamable HTTP server we are done with our session (DELETE, SECURITY T1), so it does not
+ * hold it until it expires. A server that is gone or slow does not hold up the close: closing the
+ * client right after aborts the request.
+ */
+async function endHttpSession(transport: StreamableHTTPClientTransport): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([transport.terminateSession().catch(() => {}), new Promise<void>((done) => (timer = setTimeout(done, END_SESSION_WAIT_MS)))]);
+  clearTimeout(timer);
 }
 
 function disabledReason(config: ServerConfig): string {

@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,34 +51,8 @@ export function applyAll(m: McpManager, configs: ServerConfig[]) {
   return m.apply(configs);
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
-
-/** server-everything over HTTP on a free port; resolves once it accepts connections. */
-export async function startEverything(mode: 'sse' | 'streamableHttp'): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`;
-  for (let i = 0; i < 200; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
-    if (up) return { url, child };
-    await new Promise((d) => setTimeout(d, 50));
-  }
-  child.kill();
-  throw new Error(`server-everything ${mode} did not start on ${port}`);
-}
-
-export const stopChild = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGKILL');
-  });
+/** server-everything over HTTP on a free port, shared with the soak. */
+export { freePort, startEverything, stopChild } from '../../fixtures/servers/everything-http';
 
 /** The manager's call by a namespaced name; the one call path (ToolCaller) adds enabled, visibility, schema and approval on top. */
 export async function callByName(mgr: McpManager, qualifiedName: string, args: Record<string, unknown>, options?: Parameters<McpManager['callServerTool']>[3]) {

@@ -3,8 +3,9 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { remoteUrlProblem } from '../../../src-main/core/mcp/remote-connect';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
+import { freePort, startEverything, stopChild } from '../../fixtures/servers/everything-http';
 import { startHttpFixture, type HttpFixture } from '../../fixtures/servers/http-fixture';
-import { callByName, freePort, is, manager, remote, startEverything, stopChild, tempHome, waitForState } from './helpers';
+import { callByName, is, manager, remote, tempHome, waitForState } from './helpers';
 
 let home: string;
 let cleanup: () => Promise<void>;
@@ -100,6 +101,26 @@ describe('remote servers', () => {
     expect(fixture.initializeCount()).toBe(2);
     expect(m.status('forgetful')?.state.kind).toBe('connected');
     expect(m.logs('forgetful')).toContain('[switchboard] the server forgot our session (HTTP 404); re-initializing once');
+  });
+
+  it('ends its HTTP session with a DELETE when it reconnects and when it stops (T1)', async () => {
+    const fixture = await startHttpFixture();
+    fixtures.push(fixture);
+    m = manager(home);
+    await m.apply([remote('tidy', fixture.url)]);
+    await waitForState(m, 'tidy', is('connected'));
+    const lastSession = () => fixture.requests.at(-1)?.headers['mcp-session-id'];
+    await callByName(m, 'tidy__echo', { message: 'one' });
+    const first = lastSession();
+    await m.reconnect('tidy');
+    await waitForState(m, 'tidy', is('connected'));
+    await callByName(m, 'tidy__echo', { message: 'two' });
+    const second = lastSession();
+    await m.stop();
+    m = undefined;
+    expect(first).toEqual(expect.any(String));
+    expect(second).not.toBe(first);
+    expect(fixture.requests.filter((r) => r.method === 'DELETE').map((r) => r.headers['mcp-session-id'])).toEqual([first, second]);
   });
 
   it('puts a server that answers 401 in needs_auth and leaves the others alone', async () => {

@@ -13,6 +13,13 @@ describe('parseConfigText', () => {
     expect(parsed.problems).toEqual([{ file: own.path, server: 'bad', line: 4, column: 5, message: 'server "bad": "url" must be a string' }]);
   });
 
+  it('names a "__proto__" entry as a problem instead of losing it without a word (found by the soak\'s fuzz)', () => {
+    const text = ['{', '  "servers": {', '    "good": { "command": "a" },', '    "__proto__": { "command": "b" }', '  }', '}'].join('\n');
+    const parsed = parseConfigText(text, own);
+    expect(parsed.servers.map((s) => s.name)).toEqual(['good']);
+    expect(parsed.problems).toEqual([{ file: own.path, server: '__proto__', line: 4, column: 5, message: 'server "__proto__": server name "__proto__" is reserved' }]);
+  });
+
   it('reports invalid JSON with the file, line and column of the first error and loads nothing', () => {
     const text = '{\n  "servers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}';
     expect(parseConfigText(text, own)).toEqual({
