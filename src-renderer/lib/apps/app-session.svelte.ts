@@ -35,7 +35,8 @@ export interface AppLimits {
   maxHeight: number;
 }
 
-export const DEFAULT_LIMITS: AppLimits = { initMs: 15_000, messagesPerSecond: 200, pingEveryMs: 5_000, pingTimeoutMs: 10_000, maxHeight: 640 };
+// Generous clocks: a 4 MB app (server-pdf's viewer) takes seconds to parse on a busy machine.
+export const DEFAULT_LIMITS: AppLimits = { initMs: 30_000, messagesPerSecond: 200, pingEveryMs: 5_000, pingTimeoutMs: 15_000, maxHeight: 640 };
 export const MIN_HEIGHT = 48;
 
 export type AppStatus = { kind: 'loading' } | { kind: 'running' } | { kind: 'failed'; reason: string } | { kind: 'closed' };
