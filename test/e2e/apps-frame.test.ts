@@ -6,7 +6,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { mkdirSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Browser, Page } from 'playwright-core';
@@ -15,6 +16,7 @@ import { startFixture, type HostFixture } from '../integration/host/host-fixture
 import { bundle } from '../unit/renderer/support/browser-harness';
 import { appCallPolicy, connectAppServer, type AppServer, type CallAttempt } from './support/app-servers';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { tinyPdf } from './support/tiny-pdf';
 
 const missing = chromiumMissingReason();
 if (missing) console.warn(`apps frame tests skipped: ${missing}`);
@@ -58,11 +60,14 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
       '<!doctype html><html><head><title>apps harness</title><link rel="stylesheet" href="/apps-harness.css"></head><body><div id="app"></div><script src="/apps-harness.js"></script></body></html>',
     );
     const node = process.execPath;
+    const pdf = join(await mkdtemp(join(tmpdir(), 'switchboard-pdf-')), 'hello.pdf');
+    await writeFile(pdf, tinyPdf('Hello from Switchboard'));
     const pkg = (name: string) => resolve(`node_modules/@modelcontextprotocol/${name}/dist/index.js`);
     servers.push(
       await connectAppServer('hostile', node, [resolve('test/fixtures/servers/hostile-app.mjs'), '--target', target.url, '--ws', `${origin.replace('http', 'ws')}/ws`]),
       await connectAppServer('basic-svelte', node, [pkg('server-basic-svelte'), '--stdio']),
       await connectAppServer('system-monitor', node, [pkg('server-system-monitor'), '--stdio']),
+      await connectAppServer('pdf', node, [pkg('server-pdf'), '--stdio', pdf]),
     );
     browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 800, height: 900 } });
@@ -215,5 +220,19 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     await page.waitForTimeout(1500);
     await page.locator('#monitor').screenshot({ path: `${SHOTS}/system-monitor.png` });
     expect(await statusOf('monitor')).toBe('running');
+  });
+
+  it('renders server-pdf: the viewer loads a local PDF through its app-only tool', { timeout: 150_000 }, async () => {
+    const viewer = await server('pdf').appFor('display_pdf');
+    const pdfPath = ((await call('pdf', 'list_pdfs')).structuredContent as { localFiles: string[] }).localFiles[0]!;
+    const result = await call('pdf', 'display_pdf', { url: pdfPath });
+    await mountApp('pdf', { ...viewer, toolName: 'display_pdf', serverName: 'pdf', toolInput: { url: pdfPath }, toolResult: result, theme: 'light', limits: { initMs: 60_000 } });
+    await expect.poll(() => statusOf('pdf'), { timeout: 60_000 }).toBe('running');
+    await expect.poll(() => attempts.some((a) => a.server === 'pdf' && a.tool === 'read_pdf_bytes' && a.outcome === 'called'), { timeout: 30_000 }).toBe(true);
+    // The viewer reports its size once the page is drawn: the frame follows, up to its 640 px bound.
+    await expect.poll(() => frameOf('pdf').evaluate((f) => f.getBoundingClientRect().height), { timeout: 30_000 }).toBe(640);
+    await page.waitForTimeout(2000);
+    await page.locator('#pdf').screenshot({ path: `${SHOTS}/pdf.png` });
+    expect(await statusOf('pdf')).toBe('running');
   });
 });

@@ -37,13 +37,13 @@ export function buildAppCsp(declared: AppCsp | undefined, frameAncestor: string)
   const list = (fixed: string[], extra: string[]) => [...fixed, ...extra].join(' ');
   const policy = [
     "default-src 'none'",
-    `script-src ${list(["'self'", "'unsafe-inline'"], resources)}`,
+    // data: and blob: scripts are the app's own code under another URL (PDF.js loads its worker that way); no network.
+    `script-src ${list(["'self'", "'unsafe-inline'", 'data:', 'blob:'], resources)}`,
     `style-src ${list(["'self'", "'unsafe-inline'"], resources)}`,
     `img-src ${list(["'self'", 'data:', 'blob:'], resources)}`,
     `font-src ${list(["'self'", 'data:'], resources)}`,
     `media-src ${list(["'self'", 'data:', 'blob:'], resources)}`,
-    // Workers from blob: run the app's own code under this same policy (PDF viewers need one).
-    `worker-src 'self' blob:`,
+    `worker-src 'self' data: blob:`,
     `connect-src ${connect.length ? connect.join(' ') : "'none'"}`,
     `frame-src ${frames.length ? frames.join(' ') : "'none'"}`,
     `base-uri ${bases.length ? bases.join(' ') : "'self'"}`,

@@ -35,7 +35,8 @@ export interface AppLimits {
   maxHeight: number;
 }
 
-export const DEFAULT_LIMITS: AppLimits = { initMs: 15_000, messagesPerSecond: 200, pingEveryMs: 5_000, pingTimeoutMs: 10_000, maxHeight: 640 };
+// Generous clocks: a 4 MB app (server-pdf's viewer) takes seconds to parse on a busy machine.
+export const DEFAULT_LIMITS: AppLimits = { initMs: 30_000, messagesPerSecond: 200, pingEveryMs: 5_000, pingTimeoutMs: 15_000, maxHeight: 640 };
 export const MIN_HEIGHT = 48;
 
 export type AppStatus = { kind: 'loading' } | { kind: 'running' } | { kind: 'failed'; reason: string } | { kind: 'closed' };
@@ -56,6 +57,7 @@ export class AppSession {
   private bridge: AppBridge | undefined;
   private timers: ReturnType<typeof setTimeout>[] = [];
   private sentResult: CallToolResult | undefined;
+  private disposed = false;
   private context: McpUiHostContext;
   readonly limits: AppLimits;
 
@@ -78,6 +80,8 @@ export class AppSession {
 
   /** Wires the bridge to `frame`, then points the frame at the proxy; the bridge listens before the proxy can speak. */
   async start(frame: HTMLIFrameElement, proxyUrl: string): Promise<void> {
+    // The card may have left while the proxy address was on its way.
+    if (this.disposed) return;
     const p = this.props();
     const bridge = new AppBridge(
       null,
@@ -200,6 +204,7 @@ export class AppSession {
 
   /** Teardown: tell a running app it is going (best effort; its frame leaves with the card), then let go of it. */
   dispose(): void {
+    this.disposed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];
     const bridge = this.bridge;

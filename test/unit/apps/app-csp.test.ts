@@ -9,12 +9,12 @@ describe('the CSP an MCP App runs under (SECURITY U3)', () => {
     expect(policy).toBe(
       [
         "default-src 'none'",
-        "script-src 'self' 'unsafe-inline'",
+        "script-src 'self' 'unsafe-inline' data: blob:",
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: blob:",
         "font-src 'self' data:",
         "media-src 'self' data: blob:",
-        "worker-src 'self' blob:",
+        "worker-src 'self' data: blob:",
         "connect-src 'none'",
         "frame-src 'none'",
         "base-uri 'self'",
@@ -33,7 +33,7 @@ describe('the CSP an MCP App runs under (SECURITY U3)', () => {
       UI,
     );
     expect(policy).toContain('connect-src https://api.example.com wss://live.example.com;');
-    expect(policy).toContain("script-src 'self' 'unsafe-inline' https://*.cdn.example;");
+    expect(policy).toContain("script-src 'self' 'unsafe-inline' data: blob: https://*.cdn.example;");
     expect(policy).toContain("img-src 'self' data: blob: https://*.cdn.example;");
     expect(policy).toContain('frame-src https://www.youtube.com;');
     expect(policy).toContain('base-uri https://base.example;');
@@ -47,7 +47,7 @@ describe('the CSP an MCP App runs under (SECURITY U3)', () => {
     expect(policy).toContain('connect-src https://ok.example;');
     expect(refused).toEqual(hostile.filter((h) => h !== 'https://ok.example'));
     expect(policy).not.toContain('unsafe-eval');
-    expect(policy.split('; ').filter((d) => d.startsWith('script-src'))).toEqual(["script-src 'self' 'unsafe-inline'"]);
+    expect(policy.split('; ').filter((d) => d.startsWith('script-src'))).toEqual(["script-src 'self' 'unsafe-inline' data: blob:"]);
   });
 
   it('accepts https/wss anywhere and http/ws to this computer only', () => {
