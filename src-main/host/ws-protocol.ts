@@ -20,7 +20,7 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    // V8 quotes the offending UTF-16 unit, which can be half of a surrogate pair.
+    // the JavaScript engine quotes the offending UTF-16 unit, which can be half of a surrogate pair.
     return { ok: false, message: `message is not valid JSON (${wholeCharacters(error instanceof Error ? error.message : String(error))})` };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'message must be a JSON object' };
