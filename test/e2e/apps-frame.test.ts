@@ -187,18 +187,6 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     expect(await error.textContent()).toContain('the app did not start within 2 s');
   });
 
-  it('shows an error when a running app hangs, without freezing the UI', async () => {
-    const hang = await server('hostile').appFor('show-hang');
-    await mountApp('hang', { ...hang, toolName: 'show-hang', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { pingEveryMs: 300, pingTimeoutMs: 1500 } });
-    await expect.poll(() => statusOf('hang')).toBe('running');
-    const started = Date.now();
-    await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
-    expect(Date.now() - started).toBeLessThan(1000);
-    const error = page.locator('#hang [data-testid="app-frame-error"]');
-    await error.waitFor({ timeout: 10_000 });
-    expect(await error.textContent()).toContain('the app stopped answering');
-  });
-
   it('renders server-basic-svelte and gives it the tool input, then the result', async () => {
     const basic = await server('basic-svelte').appFor('get-time');
     await mountApp('basic', { ...basic, toolName: 'get-time', serverName: 'basic-svelte', toolInput: {}, theme: 'light' });
@@ -234,5 +222,19 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     await page.waitForTimeout(2000);
     await page.locator('#pdf').screenshot({ path: `${SHOTS}/pdf.png` });
     expect(await statusOf('pdf')).toBe('running');
+  });
+
+  // Last on purpose: a hung app keeps its sandbox origin's renderer process busy, and every app on that
+  // origin waits until Chromium reclaims it (a known limit: one sandbox origin for all apps).
+  it('shows an error when a running app hangs, without freezing the UI', async () => {
+    const hang = await server('hostile').appFor('show-hang');
+    await mountApp('hang', { ...hang, toolName: 'show-hang', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { pingEveryMs: 300, pingTimeoutMs: 1500 } });
+    await expect.poll(() => statusOf('hang')).toBe('running');
+    const started = Date.now();
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+    expect(Date.now() - started).toBeLessThan(1000);
+    const error = page.locator('#hang [data-testid="app-frame-error"]');
+    await error.waitFor({ timeout: 10_000 });
+    expect(await error.textContent()).toContain('the app stopped answering');
   });
 });
