@@ -57,7 +57,7 @@ describe('keep-alive', () => {
     });
     expect(time.pending).toEqual([1000]);
     // Its tools stay in the catalog, pending, so the chat does not lose them during a restart.
-    expect(m.tools('box').find((t) => t.name === 'box__echo')).toMatchObject({ pending: true });
+    expect(m.tools('box').find((t) => t.qualifiedName === 'box__echo')).toMatchObject({ pending: true });
     const waiting = callByName(m, 'box__echo', { message: 'after the restart' });
     time.fireNext();
     await waitForState(m, 'box', is('connected'));
