@@ -1,6 +1,7 @@
 /** MCP Apps: where the sandbox proxy lives, and the shape of what a UI resource declares. */
 import { z } from 'zod';
 import { empty, out, serverName } from './common';
+import { toolCallInput } from './tool-run';
 import type { ToolResult } from './tools';
 
 /** The origins a UI resource asks for (`_meta.ui.csp` of its resources/read content); nothing declared = no network. */
@@ -49,14 +50,5 @@ export const appsInvokes = {
     output: out<AppResourceView>(),
   },
   /** A tool call an app asked for: the one call path with origin "app" (its own server's app-visible tools, approval applies). */
-  callAppTool: {
-    input: z
-      .object({
-        server: serverName,
-        tool: z.string().min(1, 'tool name is empty').max(200, 'tool name is over 200 characters'),
-        args: z.record(z.string(), z.unknown()),
-      })
-      .strict(),
-    output: out<ToolResult>(),
-  },
+  callAppTool: { input: toolCallInput, output: out<ToolResult>() },
 } as const;
