@@ -9,6 +9,7 @@ import { fail, ok, type Result } from './contract/common';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
+import { installInvokes } from './contract/install';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
@@ -17,6 +18,7 @@ export * from './contract/auth';
 export * from './contract/chat';
 export * from './contract/common';
 export * from './contract/config';
+export * from './contract/install';
 export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-run';
@@ -25,6 +27,7 @@ export const invokes = {
   ...serverInvokes,
   ...toolRunInvokes,
   ...configInvokes,
+  ...installInvokes,
   ...chatInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,

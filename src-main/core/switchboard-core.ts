@@ -5,12 +5,15 @@ import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { readProjects } from './config/project-list';
 import { TrustStore } from './config/trust-store';
-import { serversFile } from './data-home';
+import { bundlesFile, serversFile } from './data-home';
 import type { ChatHandlers } from './chat/chat-handlers';
 import type { ChatService } from './chat/chat-service';
 import { createChat } from './chat/create-chat';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { EventHub } from './event-hub';
+import { BundleInstaller } from './install/bundle-installer';
+import { installHandlers, uploadsDir } from './install/install-handlers';
+import { UploadStaging } from './install/upload-staging';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
 import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
 import type { Logger, SecretVault, UrlOpener } from './ports';
@@ -48,6 +51,9 @@ export class SwitchboardCore {
   private watcher: ConfigWatcher | undefined;
   /** Approvals for project stdio servers (SECURITY P1); opened in start(), absent before = nothing trusted. */
   trustStore: TrustStore | undefined;
+  /** .mcpb bundles: installed into the data home, each blocked until approved. */
+  readonly bundles: BundleInstaller;
+  private readonly uploads: UploadStaging;
 
   constructor(private readonly deps: CoreDeps) {
     this.signIn = new SignInService({
@@ -71,6 +77,17 @@ export class SwitchboardCore {
     const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: deps.logger, events: this.events, mcp: this.mcp });
     this.chat = chat.service;
     this.chatHandlers = chat.handlers;
+    this.uploads = new UploadStaging(uploadsDir(deps.home));
+    this.bundles = new BundleInstaller({
+      home: deps.home,
+      vault: deps.vault,
+      serverNames: () => [...(this.loaded?.servers.map((s) => s.name) ?? []), ...Object.keys(this.shadowed)],
+      reload: () => this.reload(),
+      revokeTrust: async (name) => {
+        const trust = (this.trustStore ??= await TrustStore.open(deps.home));
+        await trust.revoke(name, bundlesFile(deps.home));
+      },
+    });
     this.handlers = this.buildHandlers();
   }
 
@@ -81,6 +98,7 @@ export class SwitchboardCore {
   async start(): Promise<void> {
     await this.chat.start();
     this.trustStore = await TrustStore.open(this.deps.home);
+    await this.uploads.clear();
     this.watcher = new ConfigWatcher({
       home: this.deps.home,
       onChange: (loaded) => this.apply(loaded),
@@ -127,15 +145,23 @@ export class SwitchboardCore {
 
   /** Built last in the constructor: the chat and the manager must exist first. */
   private buildHandlers(): Handlers {
+    const config = configHandlers({
+      home: this.deps.home,
+      trust: async () => (this.trustStore ??= await TrustStore.open(this.deps.home)),
+      current: () => this.loaded,
+      reload: () => this.reload(),
+      reconnect: (name) => this.mcp.reconnect(name),
+    });
     return {
-      ...configHandlers({
-        home: this.deps.home,
-        trust: async () => (this.trustStore ??= await TrustStore.open(this.deps.home)),
-        current: () => this.loaded,
-        reload: () => this.reload(),
-        reconnect: (name) => this.mcp.reconnect(name),
-      }),
+      ...config,
+      // Removing an installed bundle's server is uninstalling it: folder, secrets and approval go too.
+      removeServer: async (input) => {
+        if (this.loaded?.servers.find((s) => s.name === input.name)?.source.origin !== 'bundle') return config.removeServer(input);
+        await this.bundles.uninstall(input.name);
+        return null;
+      },
       ...this.chatHandlers,
+      ...installHandlers(this.bundles, this.uploads),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers({ mcp: this.mcp, broker: this.chat.broker }),

@@ -16,7 +16,7 @@ export interface ServerEntryView {
   name: string;
   /** Absolute path of the file that defines it. */
   source: string;
-  origin: 'switchboard' | 'project' | 'claude-desktop' | 'vscode' | 'cursor';
+  origin: 'switchboard' | 'bundle' | 'project' | 'claude-desktop' | 'vscode' | 'cursor';
   /** Only servers.json entries can be edited from Switchboard; project files are the project's. */
   editable: boolean;
   /** The entry with env and header values masked unless they are ${...} references. */

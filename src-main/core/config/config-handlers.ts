@@ -46,6 +46,9 @@ export function configHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
   /** Project files belong to the project: a change there is made in the file, not through us. */
   const refuseForeign = (name: string): void => {
     const server = find(name);
+    if (server?.source.origin === 'bundle') {
+      throw new AppFailure('invalid_input', `server "${name}" was installed from a bundle; install the bundle again to change its settings, or uninstall it`);
+    }
     if (server && !server.source.userWritten) {
       throw new AppFailure('invalid_input', `server "${name}" is defined in ${server.source.path}, which Switchboard does not write; change it in that file`);
     }

@@ -1,0 +1,93 @@
+/** Installing servers: .mcpb bundles (uploaded in chunks, previewed, installed, uninstalled). */
+import { z } from 'zod';
+import { empty, out, serverName } from './common';
+
+export type BundleSettingValue = string | number | boolean | string[];
+
+/** One user_config option of a bundle, as the install form asks for it. */
+export interface BundleFieldView {
+  key: string;
+  type: 'string' | 'number' | 'boolean' | 'directory' | 'file';
+  title: string;
+  description: string;
+  required: boolean;
+  /** Its value goes to the OS keychain, never into a file. */
+  sensitive: boolean;
+  multiple: boolean;
+  default?: BundleSettingValue;
+  min?: number;
+  max?: number;
+}
+
+export interface BundlePreviewView {
+  manifestName: string;
+  displayName: string;
+  version: string;
+  description: string;
+  author: string;
+  /** The manifest_version it declares (one of the supported ones, or it would not preview). */
+  manifestVersion: string;
+  /** node, python, uv or binary. */
+  serverType: string;
+  /** What it will run, as the manifest says it: ${__dirname} is its folder under bundlesFolder. */
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  bundlesFolder: string;
+  fields: BundleFieldView[];
+  tools: { name: string; description?: string }[];
+  unpackedBytes: number;
+  /** A free server name (or the installed one, for an update). */
+  suggestedName: string;
+  /** Set when this bundle is installed already: installing replaces that version. */
+  updates?: { server: string; version: string };
+}
+
+export interface InstalledBundleView {
+  name: string;
+  manifestName: string;
+  version: string;
+  dir: string;
+  installedAt: number;
+}
+
+/** 384 KiB of bytes per chunk: base64 of it stays well under web mode's 1 MiB frames. */
+export const BUNDLE_CHUNK_BYTES = 384 * 1024;
+
+const uploadId = z.string().regex(/^[0-9a-f]{32}$/, 'not an upload id');
+const settingValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.array(z.string().max(10_000)).max(100)]);
+const settingKey = z.string().min(1).max(200);
+
+export const installInvokes = {
+  /** Announces an upload of `size` bytes; chunks follow in order. */
+  beginBundleUpload: {
+    input: z.object({ size: z.number().int('size must be a whole number').min(1, 'the file is empty') }).strict(),
+    output: out<{ upload: string }>(),
+  },
+  appendBundleUpload: {
+    input: z
+      .object({
+        upload: uploadId,
+        offset: z.number().int().min(0),
+        data: z.base64('data must be base64').max(Math.ceil(BUNDLE_CHUNK_BYTES / 3) * 4, 'the chunk is too big'),
+      })
+      .strict(),
+    output: out<{ received: number }>(),
+  },
+  discardBundleUpload: { input: z.object({ upload: uploadId }).strict(), output: out<null>() },
+  previewBundle: { input: z.object({ upload: uploadId }).strict(), output: out<BundlePreviewView>() },
+  /** Unpacks and adds it, blocked until approved (the same trust card as project servers). */
+  installBundle: {
+    input: z
+      .object({
+        upload: uploadId,
+        name: serverName,
+        values: z.record(settingKey, settingValue),
+        secrets: z.record(settingKey, z.string().max(10_000)),
+      })
+      .strict(),
+    output: out<{ name: string; updated: boolean }>(),
+  },
+  listBundles: { input: empty, output: out<InstalledBundleView[]>() },
+  uninstallBundle: { input: z.object({ name: serverName }).strict(), output: out<null>() },
+} as const;
