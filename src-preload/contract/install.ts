@@ -45,6 +45,8 @@ export interface BundlePreviewView {
 
 export interface InstalledBundleView {
   name: string;
+  /** The config file its server is defined in (bundles.json). */
+  source: string;
   manifestName: string;
   version: string;
   dir: string;

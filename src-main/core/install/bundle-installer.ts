@@ -4,6 +4,7 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BundleFieldView, BundlePreviewView, InstalledBundleView } from '../../../src-preload/contract/install';
 import { AppFailure } from '../app-error';
+import { bundlesFile } from '../data-home';
 import type { SecretVault } from '../ports';
 import { DEFAULT_LIMITS, extractBundle, listBundle, type ArchiveLimits } from './bundle-archive';
 import { parseBundleManifest, type BundleManifest, type UserConfigValue } from './bundle-manifest';
@@ -140,7 +141,7 @@ export class BundleInstaller {
 
   async list(): Promise<InstalledBundleView[]> {
     const { bundles } = await readBundles(this.deps.home);
-    return Object.entries(bundles).map(([name, b]) => ({ name, manifestName: b.manifestName, version: b.version, dir: b.dir, installedAt: b.installedAt }));
+    return Object.entries(bundles).map(([name, b]) => ({ name, source: bundlesFile(this.deps.home), manifestName: b.manifestName, version: b.version, dir: b.dir, installedAt: b.installedAt }));
   }
 
   private async inspect(file: string): Promise<{ manifest: BundleManifest; listing: Awaited<ReturnType<typeof listBundle>> }> {
