@@ -93,3 +93,37 @@ export const installInvokes = {
   listBundles: { input: empty, output: out<InstalledBundleView[]>() },
   uninstallBundle: { input: z.object({ name: serverName }).strict(), output: out<null>() },
 } as const;
+
+/** One value an install from the registry or the catalog asks for. */
+export interface InstallInputView {
+  key: string;
+  label: string;
+  description?: string;
+  required: boolean;
+  /** Goes to the OS keychain, never into a file. */
+  secret: boolean;
+  default?: string;
+  choices?: string[];
+}
+
+/** What an install will run, with each input shown as {key}. */
+export interface InstallRunsView {
+  command?: string;
+  args?: string[];
+  env?: Record<string, string>;
+  url?: string;
+  headers?: Record<string, string>;
+  transport?: 'streamable-http' | 'sse';
+}
+
+/** One way a server.json offers to run a server (a package or a remote); unusable ones say why. */
+export interface InstallOptionView {
+  id: string;
+  label: string;
+  usable: boolean;
+  reason?: string;
+  inputs: InstallInputView[];
+  runs?: InstallRunsView;
+  /** mcpb packages: downloaded, checked against sha256, then installed as a bundle. */
+  download?: { url: string; sha256: string };
+}
