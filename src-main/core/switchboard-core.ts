@@ -1,3 +1,4 @@
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
 import { configHandlers } from './config/config-handlers';
 import { ConfigWatcher } from './config/config-watcher';
@@ -13,6 +14,7 @@ import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { EventHub } from './event-hub';
 import { BundleInstaller } from './install/bundle-installer';
 import { installHandlers, uploadsDir } from './install/install-handlers';
+import { ServerInstaller } from './install/server-installer';
 import { UploadStaging } from './install/upload-staging';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
 import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
@@ -33,6 +35,8 @@ export interface CoreDeps {
   mcp?: Omit<McpManagerDeps, 'home' | 'logger'>;
   /** OAuth sign-in tuning (client ID metadata document URL, timeouts, clock and fetch in tests). */
   oauth?: Omit<SignInDeps, 'vault' | 'opener' | 'logger' | 'onSignInChanged'>;
+  /** The fetch registry and bundle downloads take (default: the guarded fetch). */
+  installFetch?: FetchLike;
 }
 
 /** The whole app in plain Node; the Electron shell and the web host are thin adapters over it. */
@@ -54,6 +58,8 @@ export class SwitchboardCore {
   /** .mcpb bundles: installed into the data home, each blocked until approved. */
   readonly bundles: BundleInstaller;
   private readonly uploads: UploadStaging;
+  /** The curated catalog and the MCP Registry. */
+  readonly servers: ServerInstaller;
 
   constructor(private readonly deps: CoreDeps) {
     this.signIn = new SignInService({
@@ -87,6 +93,14 @@ export class SwitchboardCore {
         const trust = (this.trustStore ??= await TrustStore.open(deps.home));
         await trust.revoke(name, bundlesFile(deps.home));
       },
+    });
+    this.servers = new ServerInstaller({
+      home: deps.home,
+      vault: deps.vault,
+      serverNames: () => [...(this.loaded?.servers.map((s) => s.name) ?? []), ...Object.keys(this.shadowed)],
+      reload: () => this.reload(),
+      staging: this.uploads,
+      ...(deps.installFetch ? { fetch: deps.installFetch } : {}),
     });
     this.handlers = this.buildHandlers();
   }
@@ -161,7 +175,7 @@ export class SwitchboardCore {
         return null;
       },
       ...this.chatHandlers,
-      ...installHandlers(this.bundles, this.uploads),
+      ...installHandlers(this.bundles, this.uploads, this.servers),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers({ mcp: this.mcp, broker: this.chat.broker }),

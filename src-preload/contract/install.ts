@@ -127,3 +127,50 @@ export interface InstallOptionView {
   /** mcpb packages: downloaded, checked against sha256, then installed as a bundle. */
   download?: { url: string; sha256: string };
 }
+
+export interface CatalogItemView {
+  id: string;
+  title: string;
+  description: string;
+  /** What the person needs to have or give, in a few words. */
+  needs: string;
+  options: InstallOptionView[];
+  suggestedName: string;
+}
+
+export interface RegistryServerView {
+  /** The registry's name, e.g. io.github.brave/brave-search-mcp-server. */
+  name: string;
+  title?: string;
+  description: string;
+  version?: string;
+  repository?: string;
+  options: InstallOptionView[];
+  suggestedName: string;
+}
+
+/** Where an install comes from: the shipped catalog or the configured registry (asked again at install time). */
+export type InstallSource = { catalog: string } | { registry: string };
+
+const installSource = z.union([
+  z.object({ catalog: z.string().min(1).max(100) }).strict(),
+  z.object({ registry: z.string().min(1).max(200) }).strict(),
+]);
+const optionId = z.string().regex(/^(package|remote):\d{1,3}$/, 'not an install option');
+
+export const discoverInvokes = {
+  listCatalog: { input: empty, output: out<CatalogItemView[]>() },
+  searchRegistry: {
+    input: z.object({ query: z.string().max(200), cursor: z.string().max(500).optional() }).strict(),
+    output: out<{ servers: RegistryServerView[]; nextCursor?: string; registryUrl: string }>(),
+  },
+  getRegistryUrl: { input: empty, output: out<{ url: string }>() },
+  setRegistryUrl: { input: z.object({ url: z.string().min(1).max(2000) }).strict(), output: out<{ url: string }>() },
+  /** Writes the entry to servers.json; secret inputs go to the keychain. Never over an existing name. */
+  installServer: {
+    input: z.object({ source: installSource, option: optionId, name: serverName, values: z.record(z.string().max(200), z.string().max(10_000)) }).strict(),
+    output: out<{ name: string }>(),
+  },
+  /** An mcpb option: downloaded and checked against its sha256; continue with previewBundle. */
+  downloadRegistryBundle: { input: z.object({ source: installSource, option: optionId }).strict(), output: out<{ upload: string }>() },
+} as const;

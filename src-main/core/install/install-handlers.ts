@@ -1,18 +1,26 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { installInvokes } from '../../../src-preload/contract/install';
+import type { discoverInvokes, installInvokes } from '../../../src-preload/contract/install';
 import type { BundleInstaller } from './bundle-installer';
+import type { ServerInstaller } from './server-installer';
 import type { UploadStaging } from './upload-staging';
 
+type Invokes = typeof installInvokes & typeof discoverInvokes;
 export type InstallHandlers = {
-  [K in keyof typeof installInvokes]: (input: z.output<(typeof installInvokes)[K]['input']>) => Promise<(typeof installInvokes)[K]['output']>;
+  [K in keyof Invokes]: (input: z.output<Invokes[K]['input']>) => Promise<Invokes[K]['output']>;
 };
 
 export const uploadsDir = (home: string): string => join(home, 'bundles', '.uploads');
 
 /** The install area's calls; the UI sends bundle bytes, main keeps them in a private upload folder. */
-export function installHandlers(installer: BundleInstaller, staging: UploadStaging): InstallHandlers {
+export function installHandlers(installer: BundleInstaller, staging: UploadStaging, servers: ServerInstaller): InstallHandlers {
   return {
+    listCatalog: async () => servers.catalog(),
+    searchRegistry: async ({ query, cursor }) => ({ ...(await servers.search(query, cursor)), registryUrl: await servers.registryUrl() }),
+    getRegistryUrl: async () => ({ url: await servers.registryUrl() }),
+    setRegistryUrl: async ({ url }) => ({ url: await servers.setRegistryUrl(url) }),
+    installServer: async ({ source, option, name, values }) => servers.install(source, option, name, values),
+    downloadRegistryBundle: async ({ source, option }) => servers.downloadBundle(source, option),
     beginBundleUpload: async ({ size }) => ({ upload: await staging.begin(size) }),
     appendBundleUpload: async ({ upload, offset, data }) => ({ received: await staging.append(upload, offset, Buffer.from(data, 'base64')) }),
     discardBundleUpload: async ({ upload }) => {
