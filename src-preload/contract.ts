@@ -9,7 +9,7 @@ import { fail, ok, type Result } from './contract/common';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
-import { discoverInvokes, installInvokes } from './contract/install';
+import { discoverInvokes, installInvokes, installLinkInvokes } from './contract/install';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
@@ -29,6 +29,7 @@ export const invokes = {
   ...configInvokes,
   ...installInvokes,
   ...discoverInvokes,
+  ...installLinkInvokes,
   ...chatInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,

@@ -174,3 +174,14 @@ export const discoverInvokes = {
   /** An mcpb option: downloaded and checked against its sha256; continue with previewBundle. */
   downloadRegistryBundle: { input: z.object({ source: installSource, option: optionId }).strict(), output: out<{ upload: string }>() },
 } as const;
+
+/** What an install link asks for; it opens the install form, never installs by itself. */
+export type InstallLinkView =
+  | { kind: 'catalog'; catalog: string; name?: string }
+  | { kind: 'registry'; registry: string; name?: string }
+  | { kind: 'config'; entry: Record<string, unknown>; name?: string };
+
+export const installLinkInvokes = {
+  /** Parse a switchboard://install link (main parses it; the renderer only shows the result). */
+  readInstallLink: { input: z.object({ link: z.string().max(8192, 'the install link is too long') }).strict(), output: out<InstallLinkView>() },
+} as const;

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import type { z } from 'zod';
-import type { discoverInvokes, installInvokes } from '../../../src-preload/contract/install';
+import type { discoverInvokes, installInvokes, installLinkInvokes } from '../../../src-preload/contract/install';
+import { AppFailure } from '../app-error';
 import type { BundleInstaller } from './bundle-installer';
+import { parseInstallLink } from './install-link';
 import type { ServerInstaller } from './server-installer';
 import type { UploadStaging } from './upload-staging';
 
-type Invokes = typeof installInvokes & typeof discoverInvokes;
+type Invokes = typeof installInvokes & typeof discoverInvokes & typeof installLinkInvokes;
 export type InstallHandlers = {
   [K in keyof Invokes]: (input: z.output<Invokes[K]['input']>) => Promise<Invokes[K]['output']>;
 };
@@ -15,6 +17,11 @@ export const uploadsDir = (home: string): string => join(home, 'bundles', '.uplo
 /** The install area's calls; the UI sends bundle bytes, main keeps them in a private upload folder. */
 export function installHandlers(installer: BundleInstaller, staging: UploadStaging, servers: ServerInstaller): InstallHandlers {
   return {
+    readInstallLink: async ({ link }) => {
+      const parsed = parseInstallLink(link);
+      if (!parsed.ok) throw new AppFailure('invalid_input', parsed.message);
+      return parsed.link;
+    },
     listCatalog: async () => servers.catalog(),
     searchRegistry: async ({ query, cursor }) => ({ ...(await servers.search(query, cursor)), registryUrl: await servers.registryUrl() }),
     getRegistryUrl: async () => ({ url: await servers.registryUrl() }),
