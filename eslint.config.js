@@ -10,7 +10,7 @@ const electronOnlyInShell = {
 };
 
 export default tseslint.config(
-  { ignores: ['out/', 'dist/', 'node_modules/', '.cache/', 'test-results/', 'bench/results/', 'bench/scratch/', 'bench/.shipped/'] },
+  { ignores: ['out/', 'dist/', 'node_modules/', '.cache/', 'test-results/', 'bench/results/', 'bench/scratch/', 'bench/.shipped/', 'soak/.built/', 'soak/results/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   ...svelte.configs.recommended,

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The switchboard CLI: the same core as the app, in plain Node, honouring SWITCHBOARD_HOME.
 import { INSTALL_USAGE, parseInstallCommand, runInstallCommand, type InstallCommand } from './cli-install';
+import { isDeepStrictEqual } from 'node:util';
 import { dataHome } from './core/data-home';
 import type { CatalogTool } from './core/mcp/tool-catalog';
-import type { ToolCallResult } from './core/mcp/call-result';
+import type { ToolResult } from './core/mcp/call-result';
+import { resultOrThrow } from './core/tools/tool-caller';
 import { doctorHint } from './core/mcp/doctor-hint';
 import type { ServerStatus } from './core/mcp/mcp-manager';
 import type { Logger, SecretVault, UrlOpener } from './core/ports';
@@ -118,7 +120,8 @@ async function run(command: Command, core: SwitchboardCore): Promise<number> {
     await core.mcp.settled(longest + 1000);
     return printTools(core.mcp.tools(command.server), command.json);
   }
-  const result = await core.mcp.callServerTool(command.server, command.tool, command.args);
+  // The one call path with origin "cli": typing the command is the person's consent; disabled tools, bad arguments and deny rules still refuse.
+  const result = resultOrThrow(await core.chat.caller.call({ server: command.server, tool: command.tool }, command.args, { origin: 'cli' }));
   printResult(result, command.json);
   return result.isError ? 1 : 0;
 }
@@ -169,12 +172,12 @@ function printTools(tools: CatalogTool[], json: boolean): number {
   for (const tool of tools) {
     const flags = [tool.enabled ? '' : 'disabled', tool.pending ? 'pending' : ''].filter(Boolean).join(', ');
     const summary = (tool.description ?? '').split('\n')[0]!.slice(0, 100);
-    console.log(`${tool.name}${flags ? ` [${flags}]` : ''}${summary ? `  ${summary}` : ''}`);
+    console.log(`${tool.qualifiedName}${flags ? ` [${flags}]` : ''}${summary ? `  ${summary}` : ''}`);
   }
   return 0;
 }
 
-function printResult(result: ToolCallResult, json: boolean): void {
+function printResult(result: ToolResult, json: boolean): void {
   if (json) {
     console.log(JSON.stringify(result, null, 2));
     return;
@@ -193,11 +196,23 @@ function printResult(result: ToolCallResult, json: boolean): void {
         console.log(`[link ${part.name}: ${part.uri}]`);
         break;
       case 'resource':
-        console.log(part.text ?? `[resource ${part.uri}${part.mimeType ? ` ${part.mimeType}` : ''}, binary]`);
+        console.log('text' in part.resource ? part.resource.text : `[resource ${part.resource.uri}${part.resource.mimeType ? ` ${part.resource.mimeType}` : ''}, binary]`);
         break;
     }
   }
-  if (result.structuredContent) console.log(JSON.stringify(result.structuredContent, null, 2));
+  // Servers usually repeat structured content as JSON text (the spec asks them to): print it once.
+  const { structuredContent } = result;
+  if (structuredContent && !result.content.some((part) => part.type === 'text' && sameJson(part.text, structuredContent))) {
+    console.log(JSON.stringify(structuredContent, null, 2));
+  }
+}
+
+function sameJson(text: string, value: unknown): boolean {
+  try {
+    return isDeepStrictEqual(JSON.parse(text), value);
+  } catch {
+    return false;
+  }
 }
 
 async function install(argv: string[]): Promise<number> {

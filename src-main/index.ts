@@ -6,11 +6,13 @@ import { dataHome } from './core/data-home';
 import { consoleLogger } from './core/ports';
 import { KeytarVault } from './core/secrets/keytar-vault';
 import { SwitchboardCore } from './core/switchboard-core';
-import { APP_ENTRY_URL, APP_SCHEME, appProtocolHandler, registerAppScheme } from './electron/app-protocol';
+import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, appProtocolHandler, registerAppScheme } from './electron/app-protocol';
 import { bindIpc, forwardEvents } from './electron/ipc';
 import { electronSettingsFile } from './electron/electron-settings-file';
 import { FileSettingsStore } from './electron/settings-store';
+import { SANDBOX_PROXY_URL, SANDBOX_SCHEME, sandboxProtocolHandler } from './electron/sandbox-protocol';
 import { SystemBrowser } from './electron/system-browser';
+import { followTheme, windowBackground } from './electron/theme';
 import { StatusTray } from './electron/tray';
 import { hardenWindow, restorableBounds, windowOptions } from './electron/window';
 
@@ -40,18 +42,20 @@ if (!app.requestSingleInstanceLock()) {
 async function main(): Promise<void> {
   await app.whenReady();
   protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir));
+  protocol.handle(SANDBOX_SCHEME, sandboxProtocolHandler(APP_ORIGIN));
   const assetsDir = join(app.getAppPath(), 'assets');
   const opener = new SystemBrowser();
   const settings = new FileSettingsStore(home, electronSettingsFile);
   const core = new SwitchboardCore({ home, vault: new KeytarVault(), opener, logger });
-  bindIpc(ipcMain, core.handlers);
+  // MCP Apps load their sandbox proxy from the scheme registered above (SECURITY U1).
+  bindIpc(ipcMain, { ...core.handlers, appSandbox: async () => ({ url: SANDBOX_PROXY_URL }) });
 
   let window: BrowserWindow | undefined;
   let quitting = false;
   forwardEvents(core.events, () => window?.webContents);
 
   const createWindow = (): BrowserWindow => {
-    const win = new BrowserWindow(windowOptions(preloadPath, join(assetsDir, 'icon.png')));
+    const win = new BrowserWindow(windowOptions(preloadPath, join(assetsDir, 'icon.png'), windowBackground()));
     hardenWindow(win, opener, logger);
     const bounds = restorableBounds(settings.get('window.bounds'), screen.getAllDisplays().map((d) => d.workArea));
     if (bounds) win.setBounds(bounds);
@@ -76,6 +80,8 @@ async function main(): Promise<void> {
   };
 
   await core.start();
+  // Before the window exists: its title bar and first paint already have the chosen theme.
+  followTheme(core.events, core.appearance.get().theme, () => BrowserWindow.getAllWindows());
   const tray = new StatusTray(
     assetsDir,
     {
@@ -83,10 +89,14 @@ async function main(): Promise<void> {
       reconnectAll: () => {
         void core.handlers.reconnectAll({}).catch((error: unknown) => logger.warn('reconnect all failed', { error: String(error) }));
       },
+      setTheme: (theme) => {
+        void core.handlers.setAppearance({ theme }).catch((error: unknown) => logger.warn('could not store the theme', { error: String(error) }));
+      },
       quit: () => app.quit(),
     },
     core.events,
     core.snapshot(),
+    core.appearance.get().theme,
   );
   showWindow();
 

@@ -6,6 +6,8 @@
  */
 import type { z } from 'zod';
 import { fail, ok, type Result } from './contract/common';
+import { appsInvokes } from './contract/apps';
+import { appearanceEvents, appearanceInvokes } from './contract/appearance';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
@@ -14,6 +16,8 @@ import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
 
+export * from './contract/apps';
+export * from './contract/appearance';
 export * from './contract/auth';
 export * from './contract/chat';
 export * from './contract/common';
@@ -22,6 +26,7 @@ export * from './contract/install';
 export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-run';
+export * from './contract/tools';
 
 export const invokes = {
   ...serverInvokes,
@@ -33,12 +38,15 @@ export const invokes = {
   ...chatInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,
+  ...appsInvokes,
+  ...appearanceInvokes,
 } as const;
 
 export const events = {
   ...serverEvents,
   ...chatEvents,
   ...authEvents,
+  ...appearanceEvents,
 } as const;
 
 export type InvokeName = keyof typeof invokes;

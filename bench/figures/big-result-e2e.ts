@@ -54,7 +54,7 @@ export async function bigResultEndToEnd(runs: number): Promise<Figure[]> {
         unit: 'ms',
         target: { kind: 'report' },
         raw: { stats: summarize(times.raw), work: `Client.callTool big-text n=${CHARS.toLocaleString('en-US')}` },
-        switchboard: { stats: summarize(times.switchboard), work: `McpManager.callServerTool with maxLineBytes ${LARGE_LINE_CAP / 1024 / 1024} MiB: call + mapCallResult` },
+        switchboard: { stats: summarize(times.switchboard), work: `McpManager.callServerTool with maxLineBytes ${LARGE_LINE_CAP / 1024 / 1024} MiB: call + capCallResult` },
         note: `with the default stdout line cap the same call ${defaultOutcome}`,
       }),
     ];

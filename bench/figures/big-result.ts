@@ -1,4 +1,4 @@
-import { mapCallResult } from '../lib/shipped';
+import { capCallResult } from '../lib/shipped';
 import { judge, type Figure } from '../lib/figure';
 import { gc } from '../lib/servers';
 import { summarize } from '../lib/stats';
@@ -30,7 +30,7 @@ function measureOnce(wire: Buffer): OneRun {
   gc();
   const before = process.memoryUsage().heapUsed;
   const started = performance.now();
-  const mapped = mapCallResult(held.raw);
+  const mapped = capCallResult(held.raw as Parameters<typeof capCallResult>[0]);
   const ms = performance.now() - started;
   const after = process.memoryUsage().heapUsed;
   const part = mapped.content[0];
@@ -39,7 +39,7 @@ function measureOnce(wire: Buffer): OneRun {
 }
 
 /**
- * mapCallResult on a 10 MB text result (the cap cuts it to head + tail): time per mapping, and how
+ * capCallResult on a 10 MB text result (the cap cuts it to head + tail): time per mapping, and how
  * much the heap grew while mapping (heapUsed after − before, gc before, none during), against the
  * 10 MB result. The raw SDK does no mapping; it hands the 10 MB back as is.
  */
@@ -54,7 +54,7 @@ export async function bigResultMapping(runs: number): Promise<Figure[]> {
       title: '10 MB text result mapped and truncated',
       unit: 'ms',
       target: { kind: 'absolute', max: 20, unit: 'ms' },
-      switchboard: { stats: summarize(all.map((r) => r.ms)), work: `mapCallResult on one ${mb} MB text part parsed from the wire (${truncated.toLocaleString('en-US')} characters cut)` },
+      switchboard: { stats: summarize(all.map((r) => r.ms)), work: `capCallResult on one ${mb} MB text part parsed from the wire (${truncated.toLocaleString('en-US')} characters cut)` },
       note: 'the raw SDK does no mapping (ratio n/a): it returns the 10 MB unchanged',
     }),
     judge({
@@ -62,7 +62,7 @@ export async function bigResultMapping(runs: number): Promise<Figure[]> {
       title: '10 MB text result: heap growth while mapping',
       unit: 'MB',
       target: { kind: 'absolute', max: 2 * mb, unit: `MB (2× the ${mb} MB result)` },
-      switchboard: { stats: summarize(all.map((r) => r.growthMb)), work: 'heapUsed after − before mapCallResult (gc before, none during)' },
+      switchboard: { stats: summarize(all.map((r) => r.growthMb)), work: 'heapUsed after − before capCallResult (gc before, none during)' },
     }),
   ];
 }

@@ -45,7 +45,7 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
   let browserSide: ChildProcess | undefined;
   try {
     const path = new CoreCallPath(running.core);
-    const echoName = running.core.mcp.tools('everything').find((t) => t.tool === 'echo')?.name;
+    const echoName = running.core.mcp.tools('everything').find((t) => t.name === 'echo')?.qualifiedName;
     if (!echoName) throw new Error('server-everything has no echo tool in the catalog');
 
     const rawCall = async () => {
@@ -138,7 +138,7 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
         raw: { stats: summarize(times.rawForWs), work: `Client.callTool echo ×${CALLS}` },
         switchboard: {
           stats: summarize(times.ws),
-          work: `createWsApi in a child process → startWebHost → dispatch → runTool (catalog checks, schema check, core.chat.broker, McpManager.callTool) ×${CALLS}`,
+          work: `createWsApi in a child process → startWebHost → dispatch → runTool → ToolCaller.call (origin person: catalog checks, schema check, core.chat.broker) → McpManager.callServerTool ×${CALLS}`,
         },
         note: `${paired(times.ws, times.rawForWs)}; main-process CPU per run (the host's side; the client is its own process, as a browser is): ${perRun('ws').toFixed(0)} ms vs raw SDK ${perRun('rawForWs').toFixed(0)} ms; the invoke is the tools panel's Run, which takes the chat's path (catalog, approval policy, call, result mapping)`,
       }),

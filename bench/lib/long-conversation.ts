@@ -24,7 +24,7 @@ export function longConversation(count: number, now = Date.UTC(2026, 0, 1)): Con
       messages.push({
         role: 'tool',
         at: at + 2,
-        results: [{ callId, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `item ${i}` }, state: 'succeeded', content: [{ type: 'text', text: `Echo: item ${i}` }], textForModel: `Echo: item ${i}` }],
+        results: [{ callId, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `item ${i}` }, state: 'succeeded', result: { content: [{ type: 'text', text: `Echo: item ${i}` }], truncatedChars: 0 }, textForModel: `Echo: item ${i}` }],
       });
     }
   }

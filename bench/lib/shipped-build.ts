@@ -4,6 +4,7 @@
 // for the process that plays the browser.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildNodeBundle } from './node-bundle';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, '../..');
@@ -22,22 +23,5 @@ export function shippedModule(name: 'core' | 'ws-client'): string {
 }
 
 async function buildShipped(): Promise<void> {
-  // Loaded only to build: a probe process that imports the built code must not carry Vite in its memory.
-  const { build } = await import('vite');
-  await build({
-    configFile: false,
-    logLevel: 'warn',
-    root,
-    build: {
-      ssr: true,
-      outDir,
-      emptyOutDir: true,
-      target: 'node20',
-      minify: false,
-      rollupOptions: {
-        input: { core: join(here, 'shipped-entry.ts'), 'ws-client': join(root, 'src-renderer/lib/api/ws-client.ts') },
-        output: { format: 'es', entryFileNames: '[name].mjs' },
-      },
-    },
-  });
+  await buildNodeBundle({ core: join(here, 'shipped-entry.ts'), 'ws-client': join(root, 'src-renderer/lib/api/ws-client.ts') }, outDir);
 }

@@ -1,5 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
+import { appsHandlers } from './apps/apps-handlers';
+import { AppearanceSettings, appearanceFile } from './appearance/appearance-settings';
 import { configHandlers } from './config/config-handlers';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
@@ -17,13 +19,14 @@ import { installHandlers, uploadsDir } from './install/install-handlers';
 import { ServerInstaller } from './install/server-installer';
 import { UploadStaging } from './install/upload-staging';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
-import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView, toolView } from './mcp/views';
+import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView } from './mcp/views';
 import type { Logger, SecretVault, UrlOpener } from './ports';
 import { authHandlers } from './oauth/auth-handlers';
 import { SignInService, type SignInDeps } from './oauth/sign-in';
 import { migrationHandlers } from './secrets/migration-handlers';
 import { secretHandlers } from './secrets/secret-handlers';
 import { aggregateStatus } from './status';
+import { flagToolDefinition } from './approvals/description-flags';
 import { toolRunHandlers } from './tools/tool-run-handlers';
 
 export interface CoreDeps {
@@ -44,6 +47,8 @@ export class SwitchboardCore {
   readonly events = new EventHub();
   readonly mcp: McpManager;
   readonly chat: ChatService;
+  /** The theme choice; the shells follow it (Electron's nativeTheme, window background, tray). */
+  readonly appearance: AppearanceSettings;
   private readonly chatHandlers: ChatHandlers;
   /** OAuth sign-in for remote servers; its providers are what the manager connects with. */
   readonly signIn: SignInService;
@@ -62,6 +67,8 @@ export class SwitchboardCore {
   readonly servers: ServerInstaller;
 
   constructor(private readonly deps: CoreDeps) {
+    this.appearance = new AppearanceSettings(appearanceFile(deps.home), deps.logger);
+    this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));
     this.signIn = new SignInService({
       vault: deps.vault,
       opener: deps.opener,
@@ -110,6 +117,7 @@ export class SwitchboardCore {
   }
 
   async start(): Promise<void> {
+    await this.appearance.load();
     await this.chat.start();
     this.trustStore = await TrustStore.open(this.deps.home);
     await this.uploads.clear();
@@ -178,12 +186,15 @@ export class SwitchboardCore {
       ...installHandlers(this.bundles, this.uploads, this.servers),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
-      ...toolRunHandlers({ mcp: this.mcp, broker: this.chat.broker }),
+      ...toolRunHandlers(this.chat.caller),
+      ...appsHandlers({ mcp: this.mcp, caller: this.chat.caller }),
       ...authHandlers({
         signIn: this.signIn,
         findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
         afterCredentialsChanged: (name) => this.mcp.reconnect(name),
       }),
+      getAppearance: async () => this.appearance.get(),
+      setAppearance: async (appearance) => this.appearance.set(appearance),
       listServers: async () => this.snapshot(),
       reconnectServer: async ({ name }) => {
         await this.mcp.reconnect(name);
@@ -194,9 +205,10 @@ export class SwitchboardCore {
         return null;
       },
       serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
-      listTools: async ({ server }) => this.mcp.tools(server).map(toolView),
-      setToolEnabled: async ({ name, enabled }) => {
-        await this.mcp.setToolEnabled(name, enabled);
+      // The panel shows the same poisoning warnings as the approval dialog (SECURITY A2).
+      listTools: async ({ server }) => this.mcp.tools(server).map((tool) => ({ ...tool, flags: flagToolDefinition(tool) })),
+      setToolEnabled: async ({ qualifiedName, enabled }) => {
+        await this.mcp.setToolEnabled(qualifiedName, enabled);
         return null;
       },
       listResources: async ({ name }) => ({

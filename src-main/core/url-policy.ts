@@ -5,7 +5,28 @@
  */
 export type UrlVerdict = { ok: true; url: string } | { ok: false; reason: string };
 
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/**
+ * This machine: localhost, 127.0.0.0/8 or ::1, as URL.hostname writes them (an IPv6 address in
+ * brackets; without them is accepted too). The URL parser has already folded other spellings
+ * (LOCALHOST, 127.1, 0x7f000001, [0:0:0:0:0:0:0:1]) into these. Names that merely look local
+ * ("localhost.", "localhost.evil.com", "127.0.0.1.nip.io") are not this machine.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * The one rule for every address Switchboard connects to or opens (servers, OAuth, the chat
+ * provider's base URL, the system browser): https anywhere, or http to this machine.
+ */
+export type Transport = 'https' | 'loopback-http' | 'plain-http' | 'other-scheme';
+
+export function transportOf(url: URL): Transport {
+  if (url.protocol === 'https:') return 'https';
+  if (url.protocol !== 'http:') return 'other-scheme';
+  return isLoopbackHost(url.hostname) ? 'loopback-http' : 'plain-http';
+}
 
 export function checkExternalUrl(raw: string): UrlVerdict {
   if (typeof raw !== 'string' || raw.length === 0) return { ok: false, reason: 'the URL is empty' };
@@ -17,10 +38,13 @@ export function checkExternalUrl(raw: string): UrlVerdict {
   if (!URL.canParse(raw)) return { ok: false, reason: 'the URL cannot be parsed' };
   const url = new URL(raw);
   if (url.username || url.password) return { ok: false, reason: 'the URL carries a user name or password' };
-  if (url.protocol === 'https:') return { ok: true, url: url.href };
-  if (url.protocol === 'http:') {
-    if (LOOPBACK_HOSTS.has(url.hostname) || /^127(\.\d{1,3}){3}$/.test(url.hostname)) return { ok: true, url: url.href };
-    return { ok: false, reason: 'plain http is allowed only to this computer (loopback)' };
+  switch (transportOf(url)) {
+    case 'https':
+    case 'loopback-http':
+      return { ok: true, url: url.href };
+    case 'plain-http':
+      return { ok: false, reason: 'plain http is allowed only to this computer (loopback)' };
+    case 'other-scheme':
+      return { ok: false, reason: `the scheme "${url.protocol.replace(/:$/, '')}" is not allowed (only https, or http to loopback)` };
   }
-  return { ok: false, reason: `the scheme "${url.protocol.replace(/:$/, '')}" is not allowed (only https, or http to loopback)` };
 }

@@ -1,16 +1,24 @@
 import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import type { Protocol } from 'electron';
-import { CONTENT_SECURITY_POLICY } from '../core/csp';
+import { rendererCsp } from '../core/csp';
+import { SANDBOX_ORIGIN, sandboxSchemePrivileges } from './sandbox-protocol';
 
 /** The UI lives at app://switchboard/ (SECURITY R2): a secure, standard origin of its own. */
 export const APP_SCHEME = 'app';
 export const APP_HOST = 'switchboard';
-export const APP_ENTRY_URL = `${APP_SCHEME}://${APP_HOST}/index.html`;
+export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
-/** Must run before the app is ready. corsEnabled lets module scripts load from the scheme; we send no CORS headers. */
+/** The UI's policy: it may frame the MCP Apps sandbox and nothing else (SECURITY R2, U1). */
+export const APP_CSP = rendererCsp(SANDBOX_ORIGIN);
+
+/**
+ * Must run before the app is ready, once (Electron keeps only the last call's list), so it registers the
+ * apps sandbox scheme too. corsEnabled lets module scripts load from the scheme; we send no CORS headers.
+ */
 export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPrivileged'>): void {
-  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, corsEnabled: true } }]);
+  protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, corsEnabled: true } }, sandboxSchemePrivileges]);
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -27,7 +35,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 const securityHeaders = {
-  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'Content-Security-Policy': APP_CSP,
   'X-Content-Type-Options': 'nosniff',
   'Cache-Control': 'no-cache',
 };

@@ -1,6 +1,6 @@
 import { basename, join } from 'node:path';
 import { Menu, Tray, nativeImage, type MenuItemConstructorOptions } from 'electron';
-import type { AggregateStatus, ServerStateKind, ServersSnapshot } from '../../src-preload/contract';
+import type { AggregateStatus, Appearance, ServerStateKind, ServersSnapshot, ThemeChoice } from '../../src-preload/contract';
 import type { EventHub } from '../core/event-hub';
 
 /** The tray picture for an aggregate level; assets/ holds tray-<level>.png and its @2x. */
@@ -37,8 +37,11 @@ export function stateText(state: ServerStateKind): string {
 export interface TrayActions {
   open(): void;
   reconnectAll(): void;
+  setTheme(theme: ThemeChoice): void;
   quit(): void;
 }
+
+const THEME_LABELS: Record<ThemeChoice, string> = { system: 'Same as the system', light: 'Light', dark: 'Dark' };
 
 const MAX_REASON = 80;
 
@@ -49,7 +52,16 @@ function menuText(text: string): string {
   return short.replaceAll('&', '&&');
 }
 
-export function trayMenuTemplate(snapshot: ServersSnapshot, actions: TrayActions): MenuItemConstructorOptions[] {
+/** The theme choice, the same one as in the window's settings: picking one here changes it there too. */
+function themeMenu(theme: ThemeChoice, actions: TrayActions): MenuItemConstructorOptions {
+  const choices = Object.keys(THEME_LABELS) as ThemeChoice[];
+  return {
+    label: 'Appearance',
+    submenu: choices.map((choice) => ({ label: THEME_LABELS[choice], type: 'radio', checked: choice === theme, click: () => actions.setTheme(choice) })),
+  };
+}
+
+export function trayMenuTemplate(snapshot: ServersSnapshot, actions: TrayActions, theme: ThemeChoice = 'system'): MenuItemConstructorOptions[] {
   const serverLines: MenuItemConstructorOptions[] = snapshot.servers.map((server) => {
     const reason = server.reason && server.state !== 'needs_auth' ? `: ${server.reason}` : '';
     return { label: menuText(`${server.name} — ${stateText(server.state)}${reason}`), enabled: false };
@@ -65,33 +77,42 @@ export function trayMenuTemplate(snapshot: ServersSnapshot, actions: TrayActions
     ...serverLines,
     { type: 'separator' },
     { label: 'Reconnect all', click: () => actions.reconnectAll() },
+    themeMenu(theme, actions),
     { label: 'Quit', click: () => actions.quit() },
   ];
 }
 
-/** The tray icon, tooltip and menu, kept in step with every serversChanged event. */
+/** The tray icon, tooltip and menu, kept in step with every serversChanged and appearanceChanged event. */
 export class StatusTray {
   private readonly tray: Tray;
   private readonly unsubscribe: () => void;
+  private snapshot: ServersSnapshot;
 
   constructor(
     private readonly assetsDir: string,
     private readonly actions: TrayActions,
     events: EventHub,
     snapshot: ServersSnapshot,
+    private theme: ThemeChoice = 'system',
   ) {
+    this.snapshot = snapshot;
     this.tray = new Tray(this.image(snapshot.status));
     this.tray.on('click', () => actions.open());
     this.update(snapshot);
     this.unsubscribe = events.subscribe((name, payload) => {
       if (name === 'serversChanged') this.update(payload as ServersSnapshot);
+      if (name === 'appearanceChanged') {
+        this.theme = (payload as Appearance).theme;
+        this.update(this.snapshot);
+      }
     });
   }
 
   update(snapshot: ServersSnapshot): void {
+    this.snapshot = snapshot;
     this.tray.setImage(this.image(snapshot.status));
     this.tray.setToolTip(snapshot.status.label);
-    this.tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(snapshot, this.actions)));
+    this.tray.setContextMenu(Menu.buildFromTemplate(trayMenuTemplate(snapshot, this.actions, this.theme)));
   }
 
   destroy(): void {

@@ -1,6 +1,7 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, Rectangle } from 'electron';
 import type { Logger, UrlOpener } from '../core/ports';
 import { checkExternalUrl } from '../core/url-policy';
+import { SANDBOX_PROXY_URL } from './sandbox-protocol';
 
 /**
  * The main window's options (SECURITY R1): a sandboxed renderer with context isolation and no Node,
@@ -9,7 +10,8 @@ import { checkExternalUrl } from '../core/url-policy';
 const MIN_WIDTH = 720;
 const MIN_HEIGHT = 480;
 
-export function windowOptions(preloadPath: string, icon?: string): BrowserWindowConstructorOptions {
+/** `backgroundColor` is the current theme's page background (see theme.ts), shown before the first paint. */
+export function windowOptions(preloadPath: string, icon: string | undefined, backgroundColor: string): BrowserWindowConstructorOptions {
   return {
     width: 1100,
     height: 760,
@@ -17,7 +19,7 @@ export function windowOptions(preloadPath: string, icon?: string): BrowserWindow
     minHeight: MIN_HEIGHT,
     show: false,
     title: 'Switchboard',
-    backgroundColor: '#1b1e24',
+    backgroundColor,
     ...(icon ? { icon } : {}),
     webPreferences: {
       preload: preloadPath,
@@ -56,6 +58,13 @@ export function hardenWindow(win: BrowserWindow, opener: UrlOpener, logger: Logg
     event.preventDefault();
     openOutside(url);
   });
+  // The only frames are MCP App sandboxes: the proxy page and the app's srcdoc document inside it. An app
+  // that tries to take its frame elsewhere (to carry data off in the URL) is stopped here (SECURITY U4).
+  contents.on('will-frame-navigate', (details) => {
+    if (details.isMainFrame || subframeMayLoad(details.url)) return;
+    details.preventDefault();
+    logger.warn('refused a navigation inside an app frame', { url: details.url.slice(0, 200) });
+  });
   contents.on('will-attach-webview', (event) => event.preventDefault());
   contents.setWindowOpenHandler(({ url }) => {
     openOutside(url);
@@ -64,6 +73,8 @@ export function hardenWindow(win: BrowserWindow, opener: UrlOpener, logger: Logg
   contents.session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   contents.session.setPermissionCheckHandler(() => false);
 }
+
+const subframeMayLoad = (url: string): boolean => url.startsWith(`${SANDBOX_PROXY_URL}?`) || url === SANDBOX_PROXY_URL || url === 'about:srcdoc';
 
 /** How much of a saved window must still be on some screen for us to put it back there. */
 const VISIBLE_MARGIN = 64;

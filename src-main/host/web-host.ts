@@ -2,9 +2,10 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Handlers } from '../../src-preload/contract';
-import { CONTENT_SECURITY_POLICY } from '../core/csp';
+import { CONTENT_SECURITY_POLICY, rendererCsp } from '../core/csp';
 import type { EventHub } from '../core/event-hub';
 import { checkHost, checkOrigin, checkToken, newToken, presentedToken, TOKEN_QUERY, tokenCookie, type Verdict } from './request-guard';
+import { startSandboxHost } from './sandbox-host';
 import { findStaticFile, openStaticFile } from './static-files';
 import { MAX_MESSAGE_BYTES, WS_PATH } from './ws-protocol';
 import { serveConnection } from './ws-session';
@@ -25,6 +26,8 @@ export interface WebHost {
   url: string;
   port: number;
   token: string;
+  /** The MCP Apps sandbox listener's port (SECURITY U1): apps run on http://localhost:<it> (or 127.0.0.1). */
+  sandboxPort: number;
   close(): Promise<void>;
 }
 
@@ -47,9 +50,14 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? newToken();
   if (token.length < 32) throw new Error('web host: the token must be at least 32 characters');
   let port = 0;
+  const sandbox = await startSandboxHost(() => port);
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  sockets.on('connection', (socket) => serveConnection(socket, options.handlers, options.events));
+  // Each browser learns the sandbox origin that pairs with the host name it reached us by (already checked).
+  sockets.on('connection', (socket, req: IncomingMessage) => {
+    const uiHost = req.headers.host ?? '';
+    serveConnection(socket, { ...options.handlers, appSandbox: async () => ({ url: sandbox.proxyUrlFor(uiHost) }) }, options.events);
+  });
 
   const server = createServer((req, res) => {
     handleRequest(req, res).catch((error: unknown) => {
@@ -74,7 +82,9 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     // Web mode's install links: the app itself, which reads the link and opens the install form (nothing more).
     const found = await findStaticFile(options.rendererDir, url.pathname === INSTALL_PAGE ? '/' : url.pathname);
     if (found.kind === 'refused') return reply(res, found.status, found.reason);
-    res.writeHead(200, { ...BASE_HEADERS, 'Content-Type': found.contentType, 'Content-Length': found.size, 'Cache-Control': 'no-cache' });
+    // The UI may frame its sandbox origin and nothing else (SECURITY U1).
+    const csp = rendererCsp(sandbox.originFor(req.headers.host ?? ''));
+    res.writeHead(200, { ...BASE_HEADERS, 'Content-Security-Policy': csp, 'Content-Type': found.contentType, 'Content-Length': found.size, 'Cache-Control': 'no-cache' });
     if (req.method === 'HEAD') return void res.end();
     openStaticFile(found).on('error', () => res.destroy()).pipe(res);
   }
@@ -104,14 +114,21 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     await closeClients(sockets);
     await new Promise<void>((resolve) => sockets.close(() => resolve()));
     await httpClosed;
+    await sandbox.close();
   }
 
-  port = await listen(server, options.port ?? 0);
+  try {
+    port = await listen(server, options.port ?? 0);
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
 
   return {
     url: `http://127.0.0.1:${port}/?${TOKEN_QUERY}=${token}`,
     port,
     token,
+    sandboxPort: sandbox.port,
     close: () => (closing ??= shutDown()),
   };
 }

@@ -20,12 +20,13 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   try {
     raw = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `message is not valid JSON (${error instanceof Error ? error.message : String(error)})` };
+    // the JavaScript engine quotes the offending UTF-16 unit, which can be half of a surrogate pair.
+    return { ok: false, message: `message is not valid JSON (${wholeCharacters(error instanceof Error ? error.message : String(error))})` };
   }
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return { ok: false, message: 'message must be a JSON object' };
   const fields = raw as Record<string, unknown>;
   if (fields.type !== 'invoke') {
-    const got = typeof fields.type === 'string' ? `"${fields.type.slice(0, 50)}"` : 'missing';
+    const got = typeof fields.type === 'string' ? `"${head(fields.type, 50)}"` : 'missing';
     return { ok: false, message: `message type ${got} is unknown (expected "invoke")` };
   }
   const id = fields.id;
@@ -34,4 +35,15 @@ export function parseClientMessage(text: string): ParsedClientMessage {
   }
   if (typeof fields.method !== 'string') return { ok: false, id, message: 'invoke needs a "method" string' };
   return { ok: true, message: { type: 'invoke', id, method: fields.method, payload: fields.payload } };
+}
+
+/** At most `max` UTF-16 units of a text, never ending in half a surrogate pair (it would show as "�"). */
+function head(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
+}
+
+/** Half a surrogate pair on its own becomes U+FFFD, so the text is well formed wherever it goes. */
+function wholeCharacters(text: string): string {
+  return text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }

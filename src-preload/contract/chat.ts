@@ -1,6 +1,7 @@
 /** Chat, approvals and conversations: types, invokes and events. */
 import { z } from 'zod';
 import { empty, out } from './common';
+import type { CallOrigin, ToolResult } from './tools';
 
 // ---- Tool definitions as the approval dialog shows them (SECURITY A2, A3) ----
 
@@ -38,6 +39,8 @@ export interface ToolCallApprovalRequest {
   tool: string;
   /** Namespaced name the model used: <server>__<tool>. */
   name: string;
+  /** Who asked: the model, the person (tools panel), an MCP App, or the CLI. */
+  origin: CallOrigin;
   title?: string;
   description: string;
   inputSchema: Record<string, unknown>;
@@ -127,9 +130,6 @@ export interface ToolCallRequest {
 
 export type ToolCallState = 'awaiting_approval' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled';
 
-/** A content part of a tool result, as the MCP server sent it (text, image, audio, resource, link). */
-export type ToolContentView = { type: string } & Record<string, unknown>;
-
 export interface ToolCallOutcome {
   callId: string;
   name: string;
@@ -137,7 +137,15 @@ export interface ToolCallOutcome {
   tool?: string;
   args: Record<string, unknown>;
   state: Extract<ToolCallState, 'succeeded' | 'failed' | 'denied' | 'cancelled'>;
-  content: ToolContentView[];
+  /** What the server answered, as it answered it (absent when the tool never ran). Stored, so a reload shows the same card. */
+  result?: ToolResult;
+  /** The `ui://` resource that renders this tool's results (MCP Apps); stored, so the app comes back after a reload. */
+  appUri?: string;
+  /** Why it ran without asking, or who denied it ("you allowed it once"). */
+  because?: string;
+  elapsedMs?: number;
+  /** Why it failed, when the call itself failed. */
+  error?: string;
   /** What the model was told. */
   textForModel: string;
 }
@@ -187,7 +195,9 @@ export interface ToolCallCard {
   progress?: { progress: number; total?: number; message?: string };
   startedAt?: number;
   elapsedMs?: number;
-  content?: ToolContentView[];
+  result?: ToolResult;
+  /** The `ui://` resource that renders this tool's results (MCP Apps). */
+  appUri?: string;
   error?: string;
 }
 

@@ -37,4 +37,6 @@ export const serverName = z
   .string()
   .min(1, 'server name is empty')
   .max(100, 'server name is over 100 characters')
-  .regex(/^[A-Za-z0-9_.-]+$/, 'server name may use only letters, digits, "_", "." and "-"');
+  .regex(/^[A-Za-z0-9_.-]+$/, 'server name may use only letters, digits, "_", "." and "-"')
+  // Assigning it to a plain object replaces the object's prototype: JSON readers drop it, maps keyed by name break.
+  .refine((name) => name !== '__proto__', 'server name "__proto__" is reserved');

@@ -1,6 +1,11 @@
 /** Servers, tools and the app's status: snapshots, invokes and events. */
 import { z } from 'zod';
 import { empty, out, serverName } from './common';
+import type { TextFlag } from './chat';
+import type { CatalogTool } from './tools';
+
+/** A tool as the tools panel lists it: the catalog entry and main's poisoning flags on its text (SECURITY A2). */
+export type ToolListing = CatalogTool & { flags: TextFlag[] };
 
 export type ServerStateKind =
   | 'disabled'
@@ -62,23 +67,6 @@ export interface ServerLogs {
   stderr: string[];
 }
 
-export interface ToolView {
-  server: string;
-  /** Namespaced, LLM-safe name: <server>__<tool>. */
-  name: string;
-  /** The server's own name for the tool. */
-  tool: string;
-  title?: string;
-  description?: string;
-  /** JSON Schema of the arguments, shown in full (SECURITY A2); object schemas always carry "properties". */
-  inputSchema: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  enabled: boolean;
-  /** Known from the cache; the server has not answered yet. */
-  pending: boolean;
-  /** Why the name is not plain <server>__<tool> (sanitized, or suffixed after a collision). */
-  note?: string;
-}
 
 export interface ResourceView {
   server: string;
@@ -135,8 +123,8 @@ export const serverInvokes = {
   reconnectAll: { input: empty, output: out<null>() },
   setServerEnabled: { input: z.object({ name: serverName, enabled: z.boolean() }).strict(), output: out<null>() },
   serverLogs: { input: byServer, output: out<ServerLogs>() },
-  listTools: { input: z.object({ server: serverName.optional() }).strict(), output: out<ToolView[]>() },
-  setToolEnabled: { input: z.object({ name: toolName, enabled: z.boolean() }).strict(), output: out<null>() },
+  listTools: { input: z.object({ server: serverName.optional() }).strict(), output: out<ToolListing[]>() },
+  setToolEnabled: { input: z.object({ qualifiedName: toolName, enabled: z.boolean() }).strict(), output: out<null>() },
   listResources: { input: byServer, output: out<{ resources: ResourceView[]; templates: ResourceTemplateView[] }>() },
   readResource: { input: z.object({ name: serverName, uri: resourceUri }).strict(), output: out<ResourceContentView[]>() },
   listPrompts: { input: z.object({ server: serverName.optional() }).strict(), output: out<PromptView[]>() },

@@ -1,8 +1,9 @@
 /** The pages of the main window. */
-export type Page = 'servers' | 'chat' | 'secrets';
+export type Page = 'servers' | 'chat' | 'secrets' | 'settings';
 
 export const pages: { id: Page; label: string }[] = [
   { id: 'servers', label: 'Servers' },
   { id: 'chat', label: 'Chat' },
   { id: 'secrets', label: 'Secrets' },
+  { id: 'settings', label: 'Settings' },
 ];

@@ -1,28 +1,11 @@
-import type { z } from 'zod';
-import type { AppError, Result } from '../../src-preload/contract/common';
-import type { authEvents, authInvokes } from '../../src-preload/contract/auth';
-import type { MovedSecrets, PlainSecretProposal, PlainSecretScan, secretMigrationInvokes } from '../../src-preload/contract/secret-migration';
+import type { Api, AppError } from '../../src-preload/contract';
+import type { MovedSecrets, PlainSecretProposal, PlainSecretScan } from '../../src-preload/contract/secret-migration';
 
-type Call<T extends { input: z.ZodType; output: unknown }> = (input: z.input<T['input']>) => Promise<Result<T['output']>>;
-
-/** The part of the Api the Secrets page uses (the full Api satisfies it). */
-export interface SecretsApi {
-  listSecrets: Call<typeof authInvokes.listSecrets>;
-  setSecret: Call<typeof authInvokes.setSecret>;
-  deleteSecret: Call<typeof authInvokes.deleteSecret>;
-  findPlainSecrets: Call<typeof secretMigrationInvokes.findPlainSecrets>;
-  movePlainSecrets: Call<typeof secretMigrationInvokes.movePlainSecrets>;
-}
+/** The part of the Api the Secrets page uses. */
+export type SecretsApi = Pick<Api, 'listSecrets' | 'setSecret' | 'deleteSecret' | 'findPlainSecrets' | 'movePlainSecrets'>;
 
 /** The part of the Api the sign-in buttons use. */
-export interface AuthApi {
-  signIn: Call<typeof authInvokes.signIn>;
-  cancelSignIn: Call<typeof authInvokes.cancelSignIn>;
-  signOut: Call<typeof authInvokes.signOut>;
-  setOAuthClient: Call<typeof authInvokes.setOAuthClient>;
-  deleteOAuthClient: Call<typeof authInvokes.deleteOAuthClient>;
-  onSignInChanged: (listener: (payload: typeof authEvents.signInChanged) => void) => () => void;
-}
+export type AuthApi = Pick<Api, 'signIn' | 'cancelSignIn' | 'signOut' | 'setOAuthClient' | 'deleteOAuthClient' | 'onSignInChanged'>;
 
 /** Where the plain-secrets check stands; switched exhaustively by the panel. */
 export type PlainSecretsState =

@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer, type FakeLlmServer, type RecordedRequest, type TurnScript } from '../fixtures/llm/fake-llm-server';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { useFakeModel as pointChatAt } from './support/ui-tour';
 import { startWebApp, WEB_ENTRY, type RunningWebApp } from './support/web-app';
 
 const everything = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -95,14 +96,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
 
   /** Points the chat at the fake LLM through the Model settings panel (a loopback OpenAI-compatible server needs no key). */
   async function useFakeModel(page: Page, llm: FakeLlmServer): Promise<void> {
-    await page.getByRole('button', { name: 'Model settings', exact: true }).click();
-    const panel = page.getByRole('region', { name: 'Model settings' });
-    await panel.getByLabel('Provider').selectOption('openai-compatible');
-    await panel.getByLabel('Base URL').fill(llm.openAiBaseUrl);
-    await panel.getByLabel('Model', { exact: true }).fill('fake-model-small');
-    await panel.getByRole('button', { name: 'Save settings' }).click();
-    await expect.poll(() => panel.getByRole('status').innerText()).toBe('Settings saved.');
-    await panel.getByRole('button', { name: 'Close' }).click();
+    await pointChatAt(page, llm);
     expect(await page.getByText('OpenAI-compatible · fake-model-small').isVisible()).toBe(true);
     expect(await page.getByTestId('setup-hint').count()).toBe(0);
   }
@@ -417,7 +411,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       const at = 1_700_000_000_000 + i;
       if (i % 3 === 0) return { role: 'user', text: `Question ${i}`, at };
       if (i % 3 === 1) return { role: 'assistant', text: `Answer ${i} with **markdown**`, toolCalls: [{ id: `c${i}`, name: 'everything__echo', args: { message: `m${i}` } }], at };
-      return { role: 'tool', results: [{ callId: `c${i - 1}`, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `m${i - 1}` }, state: 'succeeded', content: [{ type: 'text', text: `Echo: m${i - 1}` }], textForModel: `Echo: m${i - 1}` }], at };
+      return { role: 'tool', results: [{ callId: `c${i - 1}`, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `m${i - 1}` }, state: 'succeeded', result: { content: [{ type: 'text', text: `Echo: m${i - 1}` }], truncatedChars: 0 }, textForModel: `Echo: m${i - 1}` }], at };
     });
     const conversation = { id, title: 'Five thousand', createdAt: 1_700_000_000_000, updatedAt: 1_700_000_005_000, messageCount: messages.length, messages };
     const { page, problems, close } = await openChat([], {

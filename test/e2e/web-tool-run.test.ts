@@ -48,6 +48,28 @@ describe.skipIf(missing !== undefined)('running a tool from the tools panel in w
     await target.screenshot({ path: `test-results/${name}.png` });
   }
 
+  it('warns about a poisoned description in the tools list, as the approval dialog does', async () => {
+    const poisoned = join(process.cwd(), 'test/fixtures/servers/poisoned-tools.mjs');
+    const app = await startWebApp(async (home) => writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { poisoned: { command: process.execPath, args: [poisoned] } } })));
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    try {
+      await page.goto(app.url);
+      const row = page.locator('[data-server="poisoned"]');
+      await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('connected');
+      await row.getByRole('button', { name: 'Tools', exact: true }).click();
+      const flags = page.locator('[data-tool="poisoned__add"] [data-testid="poisoning-flags"]');
+      await flags.waitFor();
+      const text = await flags.innerText();
+      expect(text).toContain('1 zero-width character hidden in description');
+      expect(text).toContain('Instruction-like text in description (matches <IMPORTANT> block)');
+      expect(text).toContain('mentions secret files');
+      await screenshot(page.locator('[data-tool="poisoned__add"]'), 'tools-panel-poisoned');
+    } finally {
+      await page.close();
+      await app.stop();
+    }
+  });
+
   it('runs echo from a form built from its schema and shows the text as text', async () => {
     const { app, page, echo, problems } = await openTools('auto');
     try {

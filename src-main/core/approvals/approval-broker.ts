@@ -20,9 +20,10 @@ import {
 } from '../../../src-preload/contract/chat';
 import { schemaDefaults } from '../../../src-preload/contract/common';
 import { AppFailure } from '../app-error';
-import type { CatalogTool } from '../chat/tool-runtime';
+import type { CallOrigin, CatalogTool } from '../../../src-preload/contract/tools';
 import { systemClock, type Clock } from '../ports';
-import { decide, type PolicySettings } from './approval-policy';
+import { checkArguments } from '../tools/tool-arguments';
+import { decide, type PolicySettings, type PolicyVerdict } from './approval-policy';
 import type { ApprovalStore } from './approval-store';
 import { flagToolDefinition } from './description-flags';
 import { diffDefinitions, toolDefinition } from './tool-fingerprint';
@@ -49,9 +50,11 @@ export type SamplingVerdict = { kind: 'approve'; messages: SamplingMessageView[]
 export interface ToolCallInput {
   tool: CatalogTool;
   args: Record<string, unknown>;
-  /** The current catalog, so "always allow this server" can vouch for its tools as they are. */
-  catalog: CatalogTool[];
+  /** The current catalog, read only if the person answers "always allow this server", to vouch for its tools as they are. */
+  catalog: () => CatalogTool[];
   signal: AbortSignal;
+  /** Who asked: the dialog says so (an app's request reads differently from the model's). */
+  origin: CallOrigin;
   conversationId?: string;
   callId?: string;
 }
@@ -72,7 +75,7 @@ interface SamplingInput {
 }
 
 type Pending =
-  | { kind: 'tool_call'; request: ToolCallApprovalRequest; tool: CatalogTool; catalog: CatalogTool[]; args: Record<string, unknown>; resolve: (v: ToolCallVerdict) => void }
+  | { kind: 'tool_call'; request: ToolCallApprovalRequest; tool: CatalogTool; catalog: () => CatalogTool[]; args: Record<string, unknown>; resolve: (v: ToolCallVerdict) => void }
   | { kind: 'elicitation'; request: ElicitationApprovalRequest; resolve: (v: ElicitationVerdict) => void }
   | { kind: 'sampling'; request: SamplingApprovalRequest; resolve: (v: SamplingVerdict) => void };
 
@@ -89,6 +92,7 @@ const SETTLED_MEMORY = 1000;
 export class ApprovalBroker {
   private readonly pending = new Map<string, Pending & { cleanup: () => void }>();
   private readonly settled = new Set<string>();
+  /** Elicitation answers are checked against the schema the server sent. */
   private readonly validator = new AjvJsonSchemaValidator();
   private readonly clock: Clock;
   private readonly newId: () => string;
@@ -102,10 +106,15 @@ export class ApprovalBroker {
     return [...this.pending.values()].map((p) => p.request);
   }
 
+  /** What the policy says of a tool right now (rules, grants, annotations, the server's setting), without asking anyone. */
+  policyVerdict(tool: CatalogTool): PolicyVerdict {
+    return decide(tool, this.deps.store.lookup(tool), this.deps.settings());
+  }
+
   /** Policy first; when it says ask, the call waits here for the user's answer or the signal. */
   async requestToolCall(input: ToolCallInput): Promise<ToolCallVerdict> {
     const { tool } = input;
-    const verdict = decide(tool, this.deps.store.lookup(tool), this.deps.settings());
+    const verdict = this.policyVerdict(tool);
     // Decided on the spot: nobody could change the arguments between asking and running, so no copy.
     if (verdict.kind === 'allow') return { kind: 'run', args: input.args, by: 'policy', because: verdict.because };
     if (verdict.kind === 'deny') return { kind: 'deny', by: 'policy', because: verdict.because };
@@ -115,10 +124,11 @@ export class ApprovalBroker {
       ...(input.conversationId !== undefined ? { conversationId: input.conversationId } : {}),
       ...(input.callId !== undefined ? { callId: input.callId } : {}),
       server: tool.server,
-      tool: tool.tool,
-      name: tool.name,
+      tool: tool.name,
+      name: tool.qualifiedName,
+      origin: input.origin,
       ...(tool.title !== undefined ? { title: tool.title } : {}),
-      description: tool.description,
+      description: tool.description ?? '',
       inputSchema: tool.inputSchema,
       annotations: { ...tool.annotations },
       args: structuredClone(input.args),
@@ -202,18 +212,17 @@ export class ApprovalBroker {
       return this.settle(answer.id, decision, () => p.resolve({ kind: 'deny', by: 'user', because: 'you denied it', ...(reason ? { reason } : {}) }));
     }
     if (decision !== 'allow_once' && !p.request.canAlwaysAllow) {
-      throw new AppFailure('invalid_input', `"${p.tool.name}" is marked destructive and asks every time; answer allow_once or deny`);
+      throw new AppFailure('invalid_input', `"${p.tool.qualifiedName}" is marked destructive and asks every time; answer allow_once or deny`);
     }
     let args = p.args;
     if (answer.editedArgs !== undefined) {
-      const check = this.validator.getValidator(p.tool.inputSchema as JsonSchemaType)(answer.editedArgs);
-      if (!check.valid) throw new AppFailure('invalid_input', `edited arguments for "${p.tool.name}" do not match its input schema: ${check.errorMessage}`);
+      checkArguments(p.tool, answer.editedArgs, `edited arguments for "${p.tool.qualifiedName}"`);
       args = structuredClone(answer.editedArgs);
     }
     // Settle before the grant is written so a second answer cannot slip in while we await the disk.
     this.settle(answer.id, decision, () => p.resolve({ kind: 'run', args, by: 'user', because: describeAllow(decision, p.tool) }));
     if (decision === 'always_allow_tool') await this.deps.store.grantTool(p.tool);
-    if (decision === 'always_allow_server') await this.deps.store.grantServer(p.tool, p.catalog);
+    if (decision === 'always_allow_server') await this.deps.store.grantServer(p.tool, p.catalog());
   }
 
   private answerElicitation(p: Extract<Pending, { kind: 'elicitation' }>, answer: ApprovalAnswer): void {

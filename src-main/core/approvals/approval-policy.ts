@@ -6,7 +6,7 @@
  * (the spec's default for a missing hint is "destructive", which would make every tool ask forever).
  */
 import type { AskReason } from '../../../src-preload/contract/chat';
-import type { CatalogTool } from '../chat/tool-runtime';
+import type { CatalogTool } from '../../../src-preload/contract/tools';
 import type { ToolDefinition } from './tool-fingerprint';
 
 export type RuleEffect = 'allow' | 'ask' | 'deny';
@@ -89,10 +89,10 @@ function compare(a: number[], b: number[]): number {
  * readOnlyHint allow; everything else asks.
  */
 export function decide(tool: CatalogTool, grant: GrantLookup, settings: PolicySettings): PolicyVerdict {
-  if (tool.annotations.destructiveHint === true) {
+  if (tool.annotations?.destructiveHint === true) {
     return { kind: 'ask', reason: 'destructive', because: 'the server marks this tool as destructive' };
   }
-  const rule = matchRule(settings.rules, tool.name);
+  const rule = matchRule(settings.rules, tool.qualifiedName);
   if (rule?.effect === 'deny') return { kind: 'deny', because: `the rule "${rule.pattern}: deny"` };
   if (rule?.effect === 'ask') return { kind: 'ask', reason: 'rule', because: `the rule "${rule.pattern}: ask"` };
   switch (grant.kind) {
@@ -110,7 +110,7 @@ export function decide(tool: CatalogTool, grant: GrantLookup, settings: PolicySe
   }
   if (rule?.effect === 'allow') return { kind: 'allow', because: `the rule "${rule.pattern}: allow"` };
   if (settings.serverApproval(tool.server) === 'auto') return { kind: 'allow', because: `the server "${tool.server}" is set to approval: auto` };
-  if (settings.autoAllowReadOnly && tool.annotations.readOnlyHint === true) {
+  if (settings.autoAllowReadOnly && tool.annotations?.readOnlyHint === true) {
     return { kind: 'allow', because: 'the tool says it is read-only and you allow read-only tools' };
   }
   return { kind: 'ask', reason: 'default', because: 'every tool call asks unless you allowed it' };

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from '../config/atomic-file';
-import type { CatalogTool } from '../chat/tool-runtime';
+import type { CatalogTool } from '../../../src-preload/contract/tools';
 import type { Logger } from '../ports';
 import type { GrantLookup } from './approval-policy';
 import { fingerprint, toolDefinition, type ToolDefinition } from './tool-fingerprint';
@@ -51,19 +51,19 @@ export class ApprovalStore {
 
   lookup(tool: CatalogTool): GrantLookup {
     // Hash the definition only when a grant needs comparing: most calls have none.
-    const byTool = this.grants.tools[tool.server]?.[tool.tool];
+    const byTool = this.grants.tools[tool.server]?.[tool.name];
     if (byTool) {
       return byTool.fingerprint === fingerprintOf(tool) ? { kind: 'granted', scope: 'tool' } : { kind: 'changed', scope: 'tool', approved: byTool.definition };
     }
     const serverTools = this.grants.servers[tool.server];
     if (!serverTools) return { kind: 'none' };
-    const byServer = serverTools[tool.tool];
+    const byServer = serverTools[tool.name];
     if (!byServer) return { kind: 'new_tool_on_server' };
     return byServer.fingerprint === fingerprintOf(tool) ? { kind: 'granted', scope: 'server' } : { kind: 'changed', scope: 'server', approved: byServer.definition };
   }
 
   async grantTool(tool: CatalogTool): Promise<void> {
-    (this.grants.tools[tool.server] ??= {})[tool.tool] = approved(tool);
+    (this.grants.tools[tool.server] ??= {})[tool.name] = approved(tool);
     await this.save();
   }
 
@@ -74,11 +74,11 @@ export class ApprovalStore {
   async grantServer(tool: CatalogTool, serverToolsNow: CatalogTool[]): Promise<void> {
     const existing = this.grants.servers[tool.server];
     if (!existing) {
-      this.grants.servers[tool.server] = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.tool, approved(t)]));
+      this.grants.servers[tool.server] = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.name, approved(t)]));
     }
-    this.grants.servers[tool.server]![tool.tool] = approved(tool);
+    this.grants.servers[tool.server]![tool.name] = approved(tool);
     // A tool grant for a changed definition would shadow the fresh server grant.
-    delete this.grants.tools[tool.server]?.[tool.tool];
+    delete this.grants.tools[tool.server]?.[tool.name];
     await this.save();
   }
 

@@ -27,6 +27,17 @@ function hex(cp: number): string {
   return `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
+/** The match with up to 20 characters either side, never cutting a character in half (a surrogate pair split shows as "�"). */
+function excerpt(text: string, from: number, to: number, pad = 20): string {
+  let start = Math.max(0, from - pad);
+  let end = Math.min(text.length, to + pad);
+  if (start > 0 && isLowSurrogate(text.charCodeAt(start))) start--;
+  if (end < text.length && isLowSurrogate(text.charCodeAt(end))) end++;
+  return text.slice(start, end);
+}
+
+const isLowSurrogate = (unit: number) => unit >= 0xdc00 && unit <= 0xdfff;
+
 /** Flags for one piece of text; `where` names it in the UI (e.g. "description", "inputSchema.properties.path.description"). */
 export function flagText(text: string, where: string): TextFlag[] {
   const flags: TextFlag[] = [];
@@ -45,17 +56,16 @@ export function flagText(text: string, where: string): TextFlag[] {
   for (const { name, regex } of INSTRUCTION_PATTERNS) {
     const match = regex.exec(text);
     if (!match) continue;
-    const start = Math.max(0, match.index - 20);
-    flags.push({ kind: 'instruction_block', where, pattern: name, excerpt: text.slice(start, match.index + match[0].length + 20) });
+    flags.push({ kind: 'instruction_block', where, pattern: name, excerpt: excerpt(text, match.index, match.index + match[0].length) });
   }
   return flags;
 }
 
 /** Flags across a tool's title, description and every string inside its input schema. */
-export function flagToolDefinition(definition: { title?: string; description: string; inputSchema: unknown }): TextFlag[] {
+export function flagToolDefinition(definition: { title?: string; description?: string; inputSchema: unknown }): TextFlag[] {
   const flags: TextFlag[] = [];
   if (definition.title) flags.push(...flagText(definition.title, 'title'));
-  flags.push(...flagText(definition.description, 'description'));
+  flags.push(...flagText(definition.description ?? '', 'description'));
   walkStrings(definition.inputSchema, 'inputSchema', (text, where) => flags.push(...flagText(text, where)));
   return flags;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { DefinitionChange } from '../../../src-preload/contract/chat';
-import type { CatalogTool } from '../chat/tool-runtime';
+import type { CatalogTool } from '../../../src-preload/contract/tools';
 
 /** The parts of a tool definition that an approval vouches for (SECURITY A3). */
 export interface ToolDefinition {
@@ -16,9 +16,9 @@ export type { DefinitionChange };
 
 export function toolDefinition(tool: CatalogTool): ToolDefinition {
   return {
-    tool: tool.tool,
+    tool: tool.name,
     ...(tool.title !== undefined ? { title: tool.title } : {}),
-    description: tool.description,
+    description: tool.description ?? '',
     inputSchema: tool.inputSchema,
     annotations: { ...tool.annotations },
   };

@@ -11,7 +11,7 @@ import { ConversationStore, conversationsDir } from './conversation-store';
 import type { ChatProvider } from './providers/chat-provider';
 import { apiKeyName, ChatSettingsStore, chatSettingsFile, createProvider, LOCAL_OPENAI_COMPATIBLE_URL, probeLocalModel, settingsView } from './providers/provider-settings';
 import { registerServerRequestHandlers, type ServerRequestDeps } from './server-requests';
-import type { ToolRuntime } from './tool-runtime';
+import { ToolCaller, type ToolSource } from '../tools/tool-caller';
 
 export interface ChatServiceDeps {
   home: string;
@@ -20,7 +20,8 @@ export interface ChatServiceDeps {
   logger: Logger;
   /** Chat and approval events for the shells: `emitToHub(core.events)`. */
   emit: (event: ChatEvent | BrokerEvent) => void;
-  tools: ToolRuntime;
+  /** Where tools come from: the MCP manager (a test may bring SDK clients of its own). */
+  tools: ToolSource;
   /** The `approval` field of the server's config ("ask" when unknown). */
   serverApproval: (server: string) => ServerApproval;
   clock?: Clock;
@@ -35,6 +36,8 @@ export class ChatService {
   readonly broker: ApprovalBroker;
   readonly conversations: ConversationStore;
   readonly sessions: ChatSessions;
+  /** The one call path for every caller: the chat, the tools panel, MCP Apps, the CLI. */
+  readonly caller: ToolCaller;
   private readonly clock: Clock;
 
   constructor(private readonly deps: ChatServiceDeps) {
@@ -51,10 +54,11 @@ export class ChatService {
       emit: (event) => this.emit(event),
       clock: this.clock,
     });
+    this.caller = new ToolCaller({ source: deps.tools, broker: this.broker });
     this.sessions = new ChatSessions({
       store: this.conversations,
       broker: this.broker,
-      tools: deps.tools,
+      tools: this.caller,
       provider: () => this.provider(),
       emit: (event) => this.emit(event),
       clock: this.clock,

@@ -11,16 +11,16 @@ import type {
   ToolCallCard,
   ToolCallOutcome,
   ToolCallRequest,
-  ToolContentView,
   TurnState,
 } from '../../../src-preload/contract/chat';
 import { AppFailure } from '../app-error';
 import type { ApprovalBroker } from '../approvals/approval-broker';
 import { systemClock, type Clock, type Logger } from '../ports';
-import type { ConversationStore } from './conversation-store';
+import { visibleMessageCount, type ConversationStore } from './conversation-store';
 import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
-import type { CatalogTool, ToolRuntime } from './tool-runtime';
+import { toolUi } from '../../../src-preload/contract/tools';
+import type { ToolCaller } from '../tools/tool-caller';
 
 /** The reason a tool call's controller is aborted with when the person cancels (the runtime may abort it at the hard maximum too). */
 const CANCELLED_BY_USER = 'cancelled by the user';
@@ -35,7 +35,8 @@ export type TurnOutcome = Extract<TurnState, 'done' | 'cancelled' | 'failed'>;
 export interface ChatSessionDeps {
   store: ConversationStore;
   broker: ApprovalBroker;
-  tools: ToolRuntime;
+  /** The one call path: the tools offered to the model, and the call itself (enabled, schema, approval). */
+  tools: Pick<ToolCaller, 'modelTools' | 'call'>;
   /** Resolved at each message, so settings changes apply to the next turn. */
   provider: () => Promise<ChatProvider>;
   emit: (event: ChatEvent) => void;
@@ -115,14 +116,14 @@ export class ChatSessions {
     try {
       for (let round = 0; round < maxRounds; round++) {
         this.state(id, 'streaming');
-        const tools = this.deps.tools.listTools();
+        const tools = this.deps.tools.modelTools();
         let text = '';
         const calls: ToolCallRequest[] = [];
         try {
           const stream = provider.streamTurn({
             system: this.deps.system ?? DEFAULT_SYSTEM_PROMPT,
             messages: conversation.messages,
-            tools: tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+            tools: tools.map((t) => ({ name: t.qualifiedName, description: t.description ?? '', inputSchema: t.inputSchema })),
             signal,
           });
           for await (const event of stream) {
@@ -139,7 +140,7 @@ export class ChatSessions {
         await this.commit(conversation, { role: 'assistant', text, toolCalls: calls, at: this.clock.now() });
         if (calls.length === 0) return { outcome: 'done' };
         const results: ToolCallOutcome[] = [];
-        for (const call of calls) results.push(await this.runCall(id, call, tools, turn));
+        for (const call of calls) results.push(await this.runCall(id, call, turn));
         await this.commit(conversation, { role: 'tool', results, at: this.clock.now() });
         if (signal.aborted) return { outcome: 'cancelled' };
       }
@@ -151,62 +152,66 @@ export class ChatSessions {
     }
   }
 
-  private async runCall(conversationId: string, call: ToolCallRequest, tools: CatalogTool[], turn: ActiveTurn): Promise<ToolCallOutcome> {
-    const tool = tools.find((t) => t.name === call.name);
-    const base = { callId: call.id, name: call.name, ...(tool ? { server: tool.server, tool: tool.tool } : {}) };
-    const card = (patch: Omit<ToolCallCard, 'conversationId' | 'callId' | 'name' | 'server' | 'tool'>) =>
+  private async runCall(conversationId: string, call: ToolCallRequest, turn: ActiveTurn): Promise<ToolCallOutcome> {
+    let base: Pick<ToolCallOutcome, 'callId' | 'name' | 'server' | 'tool' | 'appUri'> = { callId: call.id, name: call.name };
+    const card = (patch: Omit<ToolCallCard, 'conversationId' | 'callId' | 'name' | 'server' | 'tool' | 'appUri'>) =>
       this.deps.emit({ name: 'toolCallUpdated', payload: { conversationId, ...base, ...patch } });
-    const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, content: ToolContentView[] = [], extra: Partial<ToolCallCard> = {}): ToolCallOutcome => {
-      card({ args, state, content, ...extra });
-      return { ...base, args, state, content, textForModel };
+    const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, extra: Pick<ToolCallOutcome, 'result' | 'because' | 'elapsedMs' | 'error'> = {}): ToolCallOutcome => {
+      card({ args, state, ...extra });
+      return { ...base, args, state, ...extra, textForModel };
     };
 
     if (turn.controller.signal.aborted) return finish('cancelled', call.args, 'The user cancelled this tool call before it ran.');
-    if (call.argsError) return finish('failed', call.args, `Tool call refused: ${call.argsError}.`, [], { error: call.argsError });
-    if (!tool) return finish('failed', call.args, `There is no tool named "${call.name}"; call only the tools you were given.`, [], { error: `no tool named "${call.name}"` });
+    if (call.argsError) return finish('failed', call.args, `Tool call refused: ${call.argsError}.`, { error: call.argsError });
 
     const controller = new AbortController();
     const onTurnAbort = () => controller.abort(CANCELLED_BY_USER);
     turn.controller.signal.addEventListener('abort', onTurnAbort, { once: true });
     turn.calls.set(call.id, controller);
+    let startedAt: number | undefined;
+    let running: { args: Record<string, unknown>; because: string } = { args: call.args, because: '' };
+    const timing = () => (startedAt === undefined ? {} : { startedAt, elapsedMs: this.clock.now() - startedAt });
     try {
       card({ args: call.args, state: 'awaiting_approval' });
       this.state(conversationId, 'awaiting_approval');
-      const verdict = await this.deps.broker.requestToolCall({ tool, args: call.args, catalog: tools, signal: controller.signal, conversationId, callId: call.id });
-      switch (verdict.kind) {
-        case 'cancelled':
-          return finish('cancelled', call.args, 'The user cancelled this tool call before it ran.');
-        case 'deny': {
-          const told = verdict.by === 'user' ? `The user denied this tool call.${verdict.reason ? ` Reason: ${verdict.reason}` : ''}` : `This tool call was refused by ${verdict.because}.`;
-          return finish('denied', call.args, told, [], { because: verdict.reason ? `${verdict.because}: ${verdict.reason}` : verdict.because });
-        }
-        case 'run':
-          break;
-        default:
-          return verdict satisfies never;
+      const outcome = await this.deps.tools.call({ qualifiedName: call.name }, call.args, {
+        origin: 'model',
+        controller,
+        conversationId,
+        callId: call.id,
+        onApproved: (approved) => {
+          running = approved;
+          startedAt = this.clock.now();
+          card({ args: approved.args, state: 'running', because: approved.because, startedAt, elapsedMs: 0 });
+          this.state(conversationId, 'running_tool');
+        },
+        onProgress: (progress) => card({ args: running.args, state: 'running', because: running.because, ...timing(), progress }),
+      });
+      if (outcome.tool) {
+        const { resourceUri } = toolUi(outcome.tool);
+        base = { ...base, server: outcome.tool.server, tool: outcome.tool.name, ...(resourceUri ? { appUri: resourceUri } : {}) };
       }
-      const startedAt = this.clock.now();
-      const edited = JSON.stringify(verdict.args) !== JSON.stringify(call.args);
-      card({ args: verdict.args, state: 'running', because: verdict.because, startedAt, elapsedMs: 0 });
-      this.state(conversationId, 'running_tool');
-      try {
-        const result = await this.deps.tools.callTool(tool.name, verdict.args, {
-          controller,
-          onProgress: (progress) => card({ args: verdict.args, state: 'running', because: verdict.because, startedAt, elapsedMs: this.clock.now() - startedAt, progress }),
-        });
-        const note = edited ? `The user edited the arguments before running; the tool ran with ${JSON.stringify(verdict.args)}.\n` : '';
-        const content = result.content as ToolContentView[];
-        return finish(result.isError ? 'failed' : 'succeeded', verdict.args, note + toolResultText(result.content, result.structuredContent), content, {
-          because: verdict.because,
-          startedAt,
-          elapsedMs: this.clock.now() - startedAt,
-        });
-      } catch (error) {
-        const elapsed = { because: verdict.because, startedAt, elapsedMs: this.clock.now() - startedAt };
-        // The runtime aborts the controller too at a call's hard maximum: only the user's reason means cancelled.
-        if (controller.signal.reason === CANCELLED_BY_USER) return finish('cancelled', verdict.args, 'The user cancelled this tool call while it ran.', [], elapsed);
-        const message = error instanceof Error ? error.message : String(error);
-        return finish('failed', verdict.args, `The tool failed: ${message}`, [], { ...elapsed, error: message });
+      const { elapsedMs } = timing();
+      const ran = { ...(elapsedMs !== undefined ? { elapsedMs } : {}) };
+      switch (outcome.kind) {
+        case 'refused':
+          return finish('failed', call.args, `Tool call refused: ${outcome.error.message}. Call only the tools you were given, with arguments that match their schema.`, { error: outcome.error.message });
+        case 'cancelled':
+          return finish('cancelled', outcome.args ?? call.args, outcome.stage === 'approval' ? 'The user cancelled this tool call before it ran.' : 'The user cancelled this tool call while it ran.', { ...ran, ...(outcome.because ? { because: outcome.because } : {}) });
+        case 'denied': {
+          const told = outcome.by === 'user' ? `The user denied this tool call.${outcome.reason ? ` Reason: ${outcome.reason}` : ''}` : `This tool call was refused by ${outcome.because}.`;
+          return finish('denied', call.args, told, { because: outcome.reason ? `${outcome.because}: ${outcome.reason}` : outcome.because });
+        }
+        case 'failed':
+          return finish('failed', outcome.args, `The tool failed: ${outcome.error.message}`, { ...ran, because: outcome.because, error: outcome.error.message });
+        case 'done': {
+          const edited = JSON.stringify(outcome.args) !== JSON.stringify(call.args);
+          const note = edited ? `The user edited the arguments before running; the tool ran with ${JSON.stringify(outcome.args)}.\n` : '';
+          const { result } = outcome;
+          return finish(result.isError ? 'failed' : 'succeeded', outcome.args, note + toolResultText(result.content, result.structuredContent), { ...ran, because: outcome.because, result });
+        }
+        default:
+          return outcome satisfies never;
       }
     } finally {
       turn.controller.signal.removeEventListener('abort', onTurnAbort);
@@ -224,7 +229,7 @@ export class ChatSessions {
     const textForModel = 'Switchboard stopped before this tool call finished; it may not have run, and its result is unknown.';
     this.append(conversation, {
       role: 'tool',
-      results: last.toolCalls.map((c) => ({ callId: c.id, name: c.name, args: c.args, state: 'cancelled', content: [], textForModel })),
+      results: last.toolCalls.map((c) => ({ callId: c.id, name: c.name, args: c.args, state: 'cancelled', textForModel })),
       at: this.clock.now(),
     });
   }
@@ -236,7 +241,7 @@ export class ChatSessions {
 
   private append(conversation: Conversation, message: ChatMessage): void {
     conversation.messages.push(message);
-    conversation.messageCount = conversation.messages.length;
+    conversation.messageCount = visibleMessageCount(conversation.messages);
     conversation.updatedAt = message.at;
   }
 

@@ -1,3 +1,4 @@
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 import { randomUUID } from 'node:crypto';
 import { readdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -20,7 +21,12 @@ export function titleFrom(text: string): string {
   return line.length > 60 ? `${line.slice(0, 59)}…` : line || 'New conversation';
 }
 
-const summaryOf = (c: Conversation): ConversationSummary => ({ id: c.id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: c.messages.length });
+/** What a person counts as messages: theirs and the model's written replies, not tool calls and results (one question and its answer are 2). */
+export function visibleMessageCount(messages: readonly ChatMessage[]): number {
+  return messages.filter((m) => m.role === 'user' || (m.role === 'assistant' && m.text.trim() !== '')).length;
+}
+
+const summaryOf = (c: Conversation): ConversationSummary => ({ id: c.id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: visibleMessageCount(c.messages) });
 
 /** One JSON file per conversation in <home>/conversations, each written whole (temp + rename). */
 export class ConversationStore {
@@ -38,7 +44,7 @@ export class ConversationStore {
   }
 
   async save(conversation: Conversation): Promise<void> {
-    const record: Conversation = { ...conversation, messageCount: conversation.messages.length };
+    const record: Conversation = { ...conversation, messageCount: visibleMessageCount(conversation.messages) };
     await writeFileAtomic(this.file(conversation.id), JSON.stringify(record, null, 1));
   }
 
@@ -98,5 +104,18 @@ function parseConversation(raw: unknown, id: string): Conversation {
   if (typeof c.title !== 'string' || !Array.isArray(c.messages) || typeof c.createdAt !== 'number' || typeof c.updatedAt !== 'number') {
     throw new Error('missing title, messages or timestamps');
   }
-  return { id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: c.messages.length, messages: c.messages as ChatMessage[] };
+  return { id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, messageCount: visibleMessageCount(c.messages as ChatMessage[]), messages: (c.messages as ChatMessage[]).map(withStoredResults) };
+}
+
+/** Conversations saved before tool results were kept whole stored only their `content`: read it as the result it was. */
+function withStoredResults(message: ChatMessage): ChatMessage {
+  if (message.role !== 'tool') return message;
+  return {
+    ...message,
+    results: message.results.map((r) => {
+      const { content, ...rest } = r as typeof r & { content?: unknown };
+      if (!Array.isArray(content) || r.result !== undefined) return rest;
+      return content.length === 0 ? rest : { ...rest, result: { content: content as ContentBlock[], ...(r.state === 'failed' ? { isError: true } : {}), truncatedChars: 0 } };
+    }),
+  };
 }

@@ -3,7 +3,6 @@ import type { McpManager } from '../mcp/mcp-manager';
 import type { Logger, SecretVault, UrlOpener } from '../ports';
 import { createChatHandlers, type ChatHandlers } from './chat-handlers';
 import { ChatService, emitToHub } from './chat-service';
-import { managerToolRuntime } from './manager-tool-runtime';
 
 export interface CreateChatDeps {
   home: string;
@@ -11,7 +10,7 @@ export interface CreateChatDeps {
   opener: UrlOpener;
   logger: Logger;
   events: EventHub;
-  mcp: Pick<McpManager, 'tools' | 'callTool' | 'serverConfig'>;
+  mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig'>;
   localProbeUrl?: string;
 }
 
@@ -26,7 +25,7 @@ export function createChat(deps: CreateChatDeps): { service: ChatService; handle
     opener: deps.opener,
     logger: deps.logger,
     emit: emitToHub(deps.events),
-    tools: managerToolRuntime(deps.mcp),
+    tools: deps.mcp,
     serverApproval: (server) => deps.mcp.serverConfig(server)?.approval ?? 'ask',
     ...(deps.localProbeUrl ? { localProbeUrl: deps.localProbeUrl } : {}),
   });

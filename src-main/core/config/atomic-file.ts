@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -10,6 +10,10 @@ import { basename, dirname, join } from 'node:path';
 export async function writeFileAtomic(path: string, text: string): Promise<void> {
   const dir = dirname(path);
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  if (!swept.has(path)) {
+    swept.add(path);
+    await sweepInterruptedWrites(dir, basename(path));
+  }
   const temp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     const handle = await open(temp, 'wx', 0o600);
@@ -26,6 +30,39 @@ export async function writeFileAtomic(path: string, text: string): Promise<void>
     throw error;
   }
   await syncDirectory(dir);
+}
+
+/** Targets whose leftovers this process has already looked for. */
+const swept = new Set<string>();
+
+/**
+ * A process killed between creating its temp file and the rename leaves ".<name>.<pid>.<hex>.tmp"
+ * behind. The first write of a file in a process removes those of writers that are gone (never
+ * another live process's write under way).
+ */
+async function sweepInterruptedWrites(dir: string, name: string): Promise<void> {
+  const prefix = `.${name}.`;
+  let entries: string[];
+  try {
+    entries = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    if (!entry.startsWith(prefix)) continue;
+    const writer = /^(\d+)\.[0-9a-f]{12}\.tmp$/.exec(entry.slice(prefix.length));
+    if (writer && !processAlive(Number(writer[1]))) await rm(join(dir, entry), { force: true });
+  }
+}
+
+function processAlive(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'; // alive, someone else's
+  }
 }
 
 /** Flush the directory entry so the rename itself survives a crash (not possible on Windows). */

@@ -1,7 +1,7 @@
-import { parse } from 'jsonc-parser';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { ConfigProblem } from '../../../src-preload/contract';
+import { readServersDocument } from '../../../src-preload/contract/servers-document';
 import { AppFailure } from '../app-error';
 import { serversFile } from '../data-home';
 import type { FileVersion } from './atomic-file';
@@ -56,12 +56,10 @@ export async function previewClaudeDesktopImport(home: string, path: string = cl
   return preview;
 }
 
-/** The entries as written ("mcpServers" or "servers"), so an import copies them field for field. */
+/** The entries as written, by the one reader's rule, so an import copies them field for field; none when unreadable. */
 export function rawEntries(text: string): Record<string, Record<string, unknown>> {
-  const root = parse(text, [], { allowTrailingComma: true }) as Record<string, unknown> | undefined;
-  if (typeof root !== 'object' || root === null) return {};
-  const entries = 'servers' in root ? root.servers : root.mcpServers; // the same key order the parser uses
-  return typeof entries === 'object' && entries !== null ? (entries as Record<string, Record<string, unknown>>) : {};
+  const doc = readServersDocument(text);
+  return doc.ok ? (doc.entries as Record<string, Record<string, unknown>>) : {};
 }
 
 /**

@@ -1,8 +1,8 @@
-import { applyEdits, modify, parse, printParseErrorCode, type JSONPath, type ParseError } from 'jsonc-parser';
+import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { readServersDocument, type ServersKey } from '../../../src-preload/contract/servers-document';
 import { AppFailure } from '../app-error';
 import { serversFile } from '../data-home';
 import { readTextIfExists, versionOf, writeFileAtomic, type FileVersion } from './atomic-file';
-import { lineColumn } from './parse-config-file';
 import type { ConfigSource } from './server-config';
 import { validateServerEntry } from './validate-server';
 
@@ -90,8 +90,8 @@ export async function setServerEnabled(home: string, name: string, enabled: bool
 
 interface OwnFile {
   text: string;
-  /** "servers", or "mcpServers" in a file kept in Claude Desktop's shape. */
-  key: 'servers' | 'mcpServers';
+  /** "servers", or "mcpServers" in a file kept in Claude Desktop's shape (the reader's rule). */
+  key: ServersKey;
   servers: Record<string, unknown>;
 }
 
@@ -142,22 +142,14 @@ async function editNow(path: string, options: WriteOptions, change: (file: OwnFi
 
 function readOwnFile(path: string, text: string): OwnFile {
   if (text.trim() === '') text = NEW_FILE;
-  const errors: ParseError[] = [];
-  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const first = errors[0];
-  if (first) {
-    const { line, column } = lineColumn(text, first.offset);
-    const reason = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-    throw new AppFailure('conflict', `${path}:${line}:${column}: invalid JSON (${reason}); fix the file by hand first, Switchboard does not rewrite a file it cannot read`);
+  const doc = readServersDocument(text);
+  if (doc.ok) return { text, key: doc.key ?? 'servers', servers: doc.entries };
+  switch (doc.fault) {
+    case 'syntax':
+      throw new AppFailure('conflict', `${path}:${doc.line}:${doc.column}: invalid JSON (${doc.reason}); fix the file by hand first, Switchboard does not rewrite a file it cannot read`);
+    case 'top':
+      throw new AppFailure('conflict', `${path}: the top level must be an object; fix the file by hand first`);
+    case 'entries':
+      throw new AppFailure('conflict', `${path}: "${doc.key}" must be an object of named servers; fix the file by hand first`);
   }
-  if (typeof root !== 'object' || root === null || Array.isArray(root)) {
-    throw new AppFailure('conflict', `${path}: the top level must be an object; fix the file by hand first`);
-  }
-  const top = root as Record<string, unknown>;
-  const key = 'servers' in top || !('mcpServers' in top) ? 'servers' : 'mcpServers';
-  const servers = top[key] ?? {};
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new AppFailure('conflict', `${path}: "${key}" must be an object of named servers; fix the file by hand first`);
-  }
-  return { text, key, servers: servers as Record<string, unknown> };
 }

@@ -16,6 +16,16 @@ export function hasReference(value: string): boolean {
   return REFERENCE.test(value);
 }
 
+/** The secrets and environment variables a value is built from, in order of appearance. */
+export function referencesIn(value: string): { secrets: string[]; variables: string[] } {
+  const found = { secrets: [] as string[], variables: [] as string[] };
+  for (const match of value.matchAll(new RegExp(REFERENCE_SOURCE, 'g'))) {
+    if (match[1] !== undefined) found.secrets.push(match[1]);
+    else if (match[2] !== undefined) found.variables.push(match[2]);
+  }
+  return found;
+}
+
 /**
  * Expand `${VAR}`, `${VAR:-default}` and `${secret:NAME}` in the launch-relevant string fields
  * (command, args, env values, cwd, url, header values). Called at connect time, so secrets are

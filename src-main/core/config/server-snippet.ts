@@ -1,6 +1,5 @@
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { readServersDocument } from '../../../src-preload/contract/servers-document';
 import type { NamedEntry } from './config-writer';
-import { lineColumn } from './parse-config-file';
 import type { ConfigSource } from './server-config';
 import { validateServerEntry } from './validate-server';
 
@@ -14,28 +13,23 @@ const SHAPES = 'paste {"mcpServers": {"name": {...}}} or {"name": {...}}';
  */
 export function parseServerSnippet(text: string, source: ConfigSource): SnippetResult {
   if (text.trim() === '') return { ok: false, message: `the pasted text is empty; ${SHAPES}` };
-  const errors: ParseError[] = [];
-  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  const first = errors[0];
-  if (first) {
-    const { line, column } = lineColumn(text, first.offset);
-    const reason = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-    return { ok: false, message: `the pasted text is not valid JSON (line ${line}, column ${column}: ${reason})` };
+  const doc = readServersDocument(text, { bare: true });
+  if (!doc.ok) {
+    switch (doc.fault) {
+      case 'syntax':
+        return { ok: false, message: `the pasted text is not valid JSON (line ${doc.line}, column ${doc.column}: ${doc.reason})` };
+      case 'top':
+        return { ok: false, message: `the pasted text must be a JSON object; ${SHAPES}` };
+      case 'entries':
+        return { ok: false, message: `"${doc.key}" must be an object of named servers` };
+    }
   }
-  if (typeof root !== 'object' || root === null || Array.isArray(root)) {
-    return { ok: false, message: `the pasted text must be a JSON object; ${SHAPES}` };
-  }
-  const top = root as Record<string, unknown>;
-  if ('command' in top || 'url' in top) {
+  if (doc.ignored) return { ok: false, message: `the pasted text has both "servers" and "${doc.ignored}"; paste the servers under one of them` };
+  if (!doc.key && ('command' in doc.top || 'url' in doc.top)) {
     return { ok: false, message: 'the pasted server has no name; wrap it as {"name": {...}}' };
   }
-  const key = ['mcpServers', 'servers'].find((k) => k in top);
-  const servers = key ? top[key] : top;
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    return { ok: false, message: `"${key}" must be an object of named servers` };
-  }
   const entries: NamedEntry[] = [];
-  for (const [name, entry] of Object.entries(servers)) {
+  for (const [name, entry] of Object.entries(doc.entries)) {
     const checked = validateServerEntry(name, entry, source);
     if (!checked.ok) return { ok: false, message: checked.message };
     entries.push({ name, entry: entry as Record<string, unknown> });

@@ -93,7 +93,7 @@ export class ServerInstaller {
     return { name };
   }
 
-  /** An mcpb package from the registry: downloaded through the guarded fetch, checked against its fileSha256, staged as an upload. */
+  /** An mcpb package from the registry: downloaded through the guarded fetch, checked against its fileSha256, staged as an upload (SECURITY B4). */
   async downloadBundle(source: InstallSource, optionId: string): Promise<{ upload: string }> {
     const option = await this.option(source, optionId);
     if (!option.download) throw new AppFailure('invalid_input', 'this option is not a bundle download');

@@ -1,59 +1,33 @@
-import type { ToolResultPart, ToolRunResult } from '../../../src-preload/contract/tool-run';
+import type { CallToolResult, CompatibilityCallToolResult, ContentBlock } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolResult } from '../../../src-preload/contract/tools';
 
-/** A tool result in a plain, serializable shape for the chat, the UI and the CLI: the contract's own. */
-export type ResultPart = ToolResultPart;
-export type ToolCallResult = ToolRunResult;
+export type { ToolResult };
 
 export const DEFAULT_TEXT_CAP = 100_000;
 
-/** Map what the server returned; anything unrecognized is kept as its JSON text, never dropped silently. */
-export function mapCallResult(raw: unknown, textCap = DEFAULT_TEXT_CAP): ToolCallResult {
-  const result = (raw ?? {}) as Record<string, unknown>;
+/**
+ * The SDK's result as it came, with oversized text (text parts and embedded text resources) cut
+ * to head + tail. A 2024-10-07 `toolResult` becomes one text part; nothing else is reshaped.
+ */
+export function capCallResult(raw: CompatibilityCallToolResult, textCap = DEFAULT_TEXT_CAP): ToolResult {
+  const result: CallToolResult = 'content' in raw && Array.isArray(raw.content) ? (raw as CallToolResult) : { content: [{ type: 'text', text: stringify(raw.toolResult) }] };
   let truncatedChars = 0;
-  const cap = (text: string) => {
-    const cut = capText(text, textCap);
-    truncatedChars += cut.cut;
-    return cut.text;
-  };
-  const content: ResultPart[] = [];
-  const items = Array.isArray(result.content) ? result.content : 'toolResult' in result ? [{ type: 'text', text: stringify(result.toolResult) }] : [];
-  for (const item of items as Record<string, unknown>[]) content.push(mapPart(item, cap));
-  const structured = result.structuredContent;
-  return {
-    isError: result.isError === true,
-    content,
-    ...(structured && typeof structured === 'object' ? { structuredContent: structured as Record<string, unknown> } : {}),
-    truncatedChars,
-  };
-}
-
-function mapPart(item: Record<string, unknown>, cap: (text: string) => string): ResultPart {
-  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
-  switch (item.type) {
-    case 'text':
-      return { type: 'text', text: cap(str(item.text) ?? '') };
-    case 'image':
-    case 'audio':
-      return { type: item.type, mimeType: str(item.mimeType) ?? 'application/octet-stream', data: str(item.data) ?? '' };
-    case 'resource_link':
-      return {
-        type: 'resource_link',
-        uri: str(item.uri) ?? '',
-        name: str(item.name) ?? str(item.uri) ?? '',
-        ...optional({ title: str(item.title), description: str(item.description), mimeType: str(item.mimeType) }),
-      };
-    case 'resource': {
-      const resource = (item.resource ?? {}) as Record<string, unknown>;
-      const text = str(resource.text);
-      return {
-        type: 'resource',
-        uri: str(resource.uri) ?? '',
-        ...optional({ mimeType: str(resource.mimeType), text: text === undefined ? undefined : cap(text), blob: str(resource.blob) }),
-      };
+  const capPart = (part: ContentBlock): ContentBlock => {
+    if (part.type === 'text') {
+      const cut = capText(part.text, textCap);
+      if (cut.cut === 0) return part;
+      truncatedChars += cut.cut;
+      return { ...part, text: cut.text };
     }
-    default:
-      return { type: 'text', text: cap(`[unsupported content type ${JSON.stringify(item.type)}] ${stringify(item)}`) };
-  }
+    if (part.type === 'resource' && 'text' in part.resource) {
+      const cut = capText(part.resource.text, textCap);
+      if (cut.cut === 0) return part;
+      truncatedChars += cut.cut;
+      return { ...part, resource: { ...part.resource, text: cut.text } };
+    }
+    return part;
+  };
+  return { ...result, content: result.content.map(capPart), truncatedChars };
 }
 
 /** Keep the head and the tail of an oversized text, with a marker that says what was cut and what to do. */
@@ -68,12 +42,8 @@ export function capText(text: string, cap: number): { text: string; cut: number 
 
 function stringify(value: unknown): string {
   try {
-    return JSON.stringify(value);
+    return JSON.stringify(value) ?? String(value);
   } catch {
     return String(value);
   }
-}
-
-function optional<T extends Record<string, unknown>>(fields: T): Partial<T> {
-  return Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,4 +1,5 @@
-import type { ServerConfig } from '../config/server-config';
+import { referencesIn } from '../config/expand';
+import type { RemoteServerConfig, ServerConfig } from '../config/server-config';
 import type { ServerState } from './server-state';
 
 /**
@@ -18,9 +19,11 @@ export function doctorHint(config: ServerConfig, state: ServerState): string | u
     case 'trust_required':
       return 'open Switchboard and approve the command (Servers → Approve) if you trust this project';
     case 'needs_auth':
-      return 'sign in from Switchboard (Servers → Sign in); the CLI cannot open the browser flow';
+      return `sign in: Servers → Sign in in Switchboard, or run: switchboard login ${config.name}`;
     case 'backing_off':
-      return 'it dropped and Switchboard is reconnecting on its own; see its log if this repeats';
+      return config.kind === 'stdio'
+        ? 'it dropped and Switchboard is reconnecting on its own; if this repeats, read its log (Servers → the server → Log)'
+        : `it dropped and Switchboard is reconnecting on its own; if this repeats, check that ${config.url} is up`;
     case 'error':
       return errorHint(config, reason);
   }
@@ -44,5 +47,31 @@ function errorHint(config: ServerConfig, reason: string): string {
   if (reason.startsWith('host not found')) return 'check the host name in "url" and your network';
   if (reason.startsWith('HTTP 403')) return 'the server refused these credentials; sign in again with an account that has access';
   if (reason.startsWith('HTTP 404')) return 'nothing speaks MCP at that URL: check the path (often /mcp or /sse) or set "transport"';
-  return 'see the log below; fix the config and reconnect';
+  if (reason.startsWith('the OS keychain is not available')) {
+    return 'start a Secret Service (gnome-keyring or KWallet) and unlock it, then reconnect: sign-in tokens are kept only in the OS keychain, never in a file';
+  }
+  if (reason.startsWith('HTTP 401: ') && config.kind === 'remote') return credentialsHint(config, reason);
+  // Nothing more specific is known: the next step that shows the cause.
+  return config.kind === 'stdio'
+    ? `run it by hand to see what it says: ${[config.command, ...config.args].join(' ')}`
+    : `check that ${config.url} is up and serves MCP at that path (open it with curl), then reconnect`;
+}
+
+/** A 401 from a server without OAuth: which header to add, or where the refused one's value comes from. */
+function credentialsHint(config: RemoteServerConfig, reason: string): string {
+  const headers = Object.entries(config.headers);
+  if (headers.length === 0) {
+    const scheme = /\(WWW-Authenticate: (\S+)\)/.exec(reason)?.[1] ?? 'Bearer';
+    return `it wants an API key: add the header it expects under "headers" for "${config.name}" in ${config.source.path}, e.g. "Authorization": "${scheme} \${secret:${config.name}-api-key}", and store the key in Settings → Secrets`;
+  }
+  const named = headers.map(([header]) => `"${header}"`).join(', ');
+  const { secrets, variables } = headers.map(([, value]) => referencesIn(value)).reduce((a, b) => ({ secrets: [...a.secrets, ...b.secrets], variables: [...a.variables, ...b.variables] }));
+  const sources = [
+    ...secrets.map((name) => `the secret ${name} (Settings → Secrets)`),
+    ...variables.map((name) => `the environment variable ${name}`),
+  ];
+  const header = headers.length === 1 ? 'header' : 'headers';
+  return sources.length
+    ? `it refused the ${named} ${header}: check ${sources.join(' and ')} it is built from`
+    : `it refused the ${named} ${header} written in ${config.source.path}: check the value`;
 }

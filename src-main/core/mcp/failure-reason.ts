@@ -2,6 +2,8 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CredentialsRequiredError } from '../oauth/credentials-needed';
+import { KeychainUnavailableError } from '../secrets/keytar-vault';
 import type { ChildExit } from './stdio-transport';
 
 export interface Failure {
@@ -26,6 +28,8 @@ export const SIGN_IN_REQUIRED = 'HTTP 401: sign-in required';
 export function explainFailure(error: unknown, context: FailureContext): Failure {
   if (context.fatal) return { state: 'error', reason: context.fatal, retryable: false };
   if (isUnauthorized(error)) return { state: 'needs_auth', reason: SIGN_IN_REQUIRED, retryable: false };
+  // Their messages are the whole story (what is missing and where), and a retry changes neither.
+  if (error instanceof CredentialsRequiredError || error instanceof KeychainUnavailableError) return { state: 'error', reason: error.message, retryable: false };
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return { state: 'error', reason: `timed out after ${seconds(context.timeoutMs)} during ${context.phase}`, retryable: true };
   }

@@ -13,11 +13,12 @@ import {
 import { pathToFileURL } from 'node:url';
 import { basename } from 'node:path';
 import type { TransportKind } from '../../../src-preload/contract';
+import type { ToolRef } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
 import { systemClock, type Clock, type Logger } from '../ports';
 import { DEFAULT_BACKOFF, formatDuration, type BackoffPolicy } from './backoff';
-import { DEFAULT_TEXT_CAP, mapCallResult, type ToolCallResult } from './call-result';
+import { capCallResult, DEFAULT_TEXT_CAP, type ToolResult } from './call-result';
 import { launchHash } from './launch-hash';
 import { loginShellPath } from './login-path';
 import { isSessionExpired } from './remote-connect';
@@ -298,43 +299,38 @@ export class McpManager {
     return this.catalog().collisions;
   }
 
-  async setToolEnabled(name: string, enabled: boolean): Promise<void> {
-    const tool = this.findTool(name);
-    await this.settings.set(tool.server, tool.tool, enabled);
+  async setToolEnabled(qualifiedName: string, enabled: boolean): Promise<void> {
+    const tool = this.lookupTool(qualifiedName);
+    if (!tool) throw new AppFailure('not_found', `no tool named "${qualifiedName}"`);
+    await this.settings.set(tool.server, tool.name, enabled);
     this.changed();
   }
 
-  private lookupTool(name: string): CatalogTool | undefined {
-    this.toolsByName ??= new Map(this.catalog().tools.map((t) => [t.name, t]));
-    return this.toolsByName.get(name);
+  private lookupTool(qualifiedName: string): CatalogTool | undefined {
+    this.toolsByName ??= new Map(this.catalog().tools.map((t) => [t.qualifiedName, t]));
+    return this.toolsByName.get(qualifiedName);
   }
 
   /** A server's tool by the server's own name for it (what the tools panel shows). */
   serverTool(server: string, tool: string): CatalogTool | undefined {
-    this.toolsByServer ??= new Map(this.catalog().tools.map((t) => [`${t.server}\0${t.tool}`, t]));
+    this.toolsByServer ??= new Map(this.catalog().tools.map((t) => [`${t.server}\0${t.name}`, t]));
     return this.toolsByServer.get(`${server}\0${tool}`);
   }
 
-  private findTool(name: string): CatalogTool {
-    const tool = this.lookupTool(name);
-    if (!tool) throw new AppFailure('not_found', `no tool named "${name}"`);
-    return tool;
-  }
-
-  /** An unknown name may belong to a server still starting with no cached list: wait for those, then look again. */
-  private async findToolWaiting(name: string): Promise<CatalogTool> {
-    const found = this.lookupTool(name);
+  /** The catalog entry a reference names, waiting for servers still starting with no cached list; exact errors otherwise. */
+  async resolveTool(ref: ToolRef): Promise<CatalogTool> {
+    const find = () => ('qualifiedName' in ref ? this.lookupTool(ref.qualifiedName) : this.serverTool(ref.server, ref.tool));
+    const found = find();
     if (found) return found;
-    const starting = [...this.connections.values()].filter((c) => !c.toolsLive && (c.state.kind === 'connecting' || c.state.kind === 'backing_off'));
+    const candidates = 'qualifiedName' in ref ? [...this.connections.values()] : [this.require(ref.server)];
+    const starting = candidates.filter((c) => !c.toolsLive && (c.state.kind === 'connecting' || c.state.kind === 'backing_off'));
     await Promise.all(starting.map((c) => c.connectedClient(c.config.timeout * 1000).catch(() => undefined)));
-    return this.findTool(name);
-  }
-
-  /** Call a tool by its namespaced catalog name (what the model sees). */
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallResult> {
-    const tool = this.lookupTool(name) ?? (await this.findToolWaiting(name));
-    if (!tool.enabled) throw new AppFailure('conflict', `tool "${name}" is disabled`);
-    return this.callServerTool(tool.server, tool.tool, args, options);
+    const late = find();
+    if (late) return late;
+    if ('qualifiedName' in ref) throw new AppFailure('not_found', `no tool named "${ref.qualifiedName}"`);
+    const state = this.require(ref.server).state;
+    if (state.kind !== 'connected') throw new AppFailure('unavailable', `server "${ref.server}" is not connected (${state.kind}: ${state.reason})`);
+    throw new AppFailure('not_found', `server "${ref.server}" has no tool "${ref.tool}"`);
   }
 
   /**
@@ -342,7 +338,7 @@ export class McpManager {
    * timeout; times out per call (reset by progress, with a hard maximum); a server that forgot
    * its HTTP session is re-initialized once, transparently.
    */
-  async callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolCallResult> {
+  async callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolResult> {
     const connection = this.require(server);
     const client = connection.readyClient() ?? (await connection.connectedClient(connection.config.timeout * 1000));
     if (!connection.mayHaveTool(tool)) {
@@ -363,7 +359,7 @@ export class McpManager {
     };
     const run = (c: typeof client) => c.callTool({ name: tool, arguments: args }, undefined, requestOptions);
     try {
-      let raw: unknown;
+      let raw: Awaited<ReturnType<typeof run>>;
       try {
         raw = await run(client);
       } catch (error) {
@@ -371,7 +367,7 @@ export class McpManager {
         connection.logs.push('[switchboard] the server forgot our session (HTTP 404); re-initializing once');
         raw = await run(await connection.reinitialize());
       }
-      return mapCallResult(raw, this.deps.textCap ?? DEFAULT_TEXT_CAP);
+      return capCallResult(raw, this.deps.textCap ?? DEFAULT_TEXT_CAP);
     } catch (error) {
       const cancelledByCaller = options.controller?.signal.aborted === true;
       // Only the hard maximum ends a call without the SDK telling the server; every other

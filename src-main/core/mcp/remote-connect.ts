@@ -4,6 +4,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/server-config';
+import { transportOf } from '../url-policy';
 
 export interface RemoteSession {
   client: Client;
@@ -15,15 +16,15 @@ export interface RemoteSession {
 export function remoteUrlProblem(url: string): string | undefined {
   if (!URL.canParse(url)) return `not a valid URL: ${url}`;
   const parsed = new URL(url);
-  if (parsed.protocol === 'https:') return undefined;
-  if (parsed.protocol === 'http:' && isLoopbackHost(parsed.hostname)) return undefined;
-  if (parsed.protocol === 'http:') return `refusing plain http to ${parsed.host}: remote servers must use https (http is allowed only for localhost)`;
-  return `unsupported URL scheme ${parsed.protocol.replace(':', '')} (use https)`;
-}
-
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+  switch (transportOf(parsed)) {
+    case 'https':
+    case 'loopback-http':
+      return undefined;
+    case 'plain-http':
+      return `refusing plain http to ${parsed.host}: remote servers must use https (http is allowed only for localhost)`;
+    case 'other-scheme':
+      return `unsupported URL scheme ${parsed.protocol.replace(':', '')} (use https)`;
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ListRootsRequestSchema,
@@ -74,6 +75,8 @@ interface Session {
   stdio?: StdioProcessTransport;
 }
 
+/** Switchboard hosts MCP Apps: servers may attach `ui://` HTML resources to tools (SEP-1865). */
+export const MCP_APPS_EXTENSION = { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } };
 const CLIENT_INFO = { name: 'switchboard', version: '0.1.0' };
 /** A busy server may answer a ping slowly; only silence this long counts as a drop. */
 const PING_TIMEOUT_MS = 10_000;
@@ -342,7 +345,7 @@ export class ServerConnection {
 
   private makeClient(): Client {
     const setup = this.deps.clientSetup;
-    const client = new Client(CLIENT_INFO, { capabilities: { ...setup?.capabilities, roots: { listChanged: true } } });
+    const client = new Client(CLIENT_INFO, { capabilities: { ...setup?.capabilities, roots: { listChanged: true }, extensions: MCP_APPS_EXTENSION } });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.deps.roots() }));
     setup?.register(client, this.name);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshSoon(client, 'tools'));
@@ -404,6 +407,7 @@ export class ServerConnection {
     this.session = undefined;
     if (!session) return;
     session.client.onclose = undefined;
+    if (session.transport instanceof StreamableHTTPClientTransport) await endHttpSession(session.transport);
     await session.client.close().catch(() => {});
     if (session.stdio) await session.stdio.close();
   }
@@ -431,6 +435,20 @@ export class ServerConnection {
       this.logs.push(`[switchboard] ${list}/list failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+}
+
+/** How long closing waits for the server to confirm the end of an HTTP session. */
+const END_SESSION_WAIT_MS = 2000;
+
+/**
+ * Tell a streamable HTTP server we are done with our session (DELETE, SECURITY T1), so it does not
+ * hold it until it expires. A server that is gone or slow does not hold up the close: closing the
+ * client right after aborts the request.
+ */
+async function endHttpSession(transport: StreamableHTTPClientTransport): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([transport.terminateSession().catch(() => {}), new Promise<void>((done) => (timer = setTimeout(done, END_SESSION_WAIT_MS)))]);
+  clearTimeout(timer);
 }
 
 function disabledReason(config: ServerConfig): string {

@@ -1,23 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { CatalogTool } from '../../../src-preload/contract/tools';
 import { nameTools, type NameCollision, type ToolKey } from './tool-naming';
 
-/** One tool as the chat and the UI see it: namespaced by its server, never merged by name (SECURITY A4). */
-export interface CatalogTool {
-  /** LLM-safe namespaced name, `<server>__<tool>` unless sanitized or suffixed (see note). */
-  name: string;
-  server: string;
-  /** The server's own name for the tool; what is sent in tools/call. */
-  tool: string;
-  title?: string;
-  description?: string;
-  inputSchema: Record<string, unknown>;
-  outputSchema?: Record<string, unknown>;
-  annotations?: Record<string, unknown>;
-  enabled: boolean;
-  /** Known from the cache; the server has not answered yet. */
-  pending: boolean;
-  note?: string;
-}
+/** The one tool type (the SDK's Tool plus server, namespaced name, enabled); defined in the contract so the screen gets it as is. */
+export type { CatalogTool };
 
 export interface CatalogSource {
   server: string;
@@ -31,7 +17,7 @@ export interface Catalog {
   collisions: NameCollision[];
 }
 
-/** Build the catalog from each server's tool list; stable order (server, then tool) and stable names. */
+/** Build the catalog from each server's tool list; stable order (server, then tool) and stable names (SECURITY A4). */
 export function buildCatalog(sources: CatalogSource[], isEnabled: (server: string, tool: string) => boolean): Catalog {
   const keys: (ToolKey & { def: Tool; pending: boolean })[] = [];
   for (const source of [...sources].sort((a, b) => compare(a.server, b.server))) {
@@ -46,14 +32,10 @@ export function buildCatalog(sources: CatalogSource[], isEnabled: (server: strin
   const tools = named.map((entry, i): CatalogTool => {
     const { def, pending } = keys[i]!;
     return {
-      name: entry.name,
+      ...def,
+      inputSchema: patchObjectSchema(def.inputSchema) as Tool['inputSchema'],
       server: entry.server,
-      tool: entry.tool,
-      ...(def.title ? { title: def.title } : {}),
-      ...(def.description ? { description: def.description } : {}),
-      inputSchema: patchObjectSchema(def.inputSchema),
-      ...(def.outputSchema ? { outputSchema: def.outputSchema as Record<string, unknown> } : {}),
-      ...(def.annotations ? { annotations: def.annotations as Record<string, unknown> } : {}),
+      qualifiedName: entry.name,
       enabled: isEnabled(entry.server, entry.tool),
       pending,
       ...(entry.note ? { note: entry.note } : {}),

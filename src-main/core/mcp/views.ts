@@ -6,10 +6,8 @@ import type {
   ResourceTemplateView,
   ResourceView,
   ServerView,
-  ToolView,
 } from '../../../src-preload/contract';
 import type { ServerStatus } from './mcp-manager';
-import type { CatalogTool } from './tool-catalog';
 
 /** Serializable views for the UI; only plain data leaves the core. */
 export function serverView(status: ServerStatus, shadowed: string[] = []): ServerView {
@@ -25,18 +23,6 @@ export function serverView(status: ServerStatus, shadowed: string[] = []): Serve
     toolCount: status.toolCount,
     ...(status.pendingTools ? { toolsPending: true } : {}),
     shadowed,
-  };
-}
-
-export function toolView(tool: CatalogTool): ToolView {
-  return {
-    server: tool.server,
-    name: tool.name,
-    tool: tool.tool,
-    ...optional({ title: tool.title, description: tool.description, annotations: tool.annotations, note: tool.note }),
-    inputSchema: tool.inputSchema,
-    enabled: tool.enabled,
-    pending: tool.pending,
   };
 }
 

@@ -11,7 +11,9 @@ import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { InvalidGrantError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import type { RemoteServerConfig } from '../config/server-config';
 import type { Logger } from '../ports';
+import { KeychainUnavailableError } from '../secrets/keytar-vault';
 import type { OAuthCredentialStore, ServerBinding } from './credential-store';
+import { challengeScheme, CredentialsRequiredError, offersOAuth } from './credentials-needed';
 import { canonicalServerUri } from './discovery';
 
 /** The server has no usable credentials: the connection goes to needs_auth and waits for the user. */
@@ -106,11 +108,32 @@ export class SwitchboardAuthProvider implements OAuthClientProvider {
     return this.deps.flow?.state ?? randomBytes(32).toString('base64url');
   }
 
+  /** In the background this is where the SDK starts answering a 401: say what would satisfy it. */
   async discoveryState(): Promise<OAuthDiscoveryState | undefined> {
     if (this.deps.flow) return this.deps.flow.discovery;
-    const binding = await this.deps.store.readBinding(this.name);
-    if (!binding) throw new SignInRequiredError(this.name, 'no_credentials', `${this.name} needs sign-in`);
-    return binding.discovery;
+    const { binding, keychain } = await this.storedBinding();
+    if (binding) return binding.discovery;
+    const challenge = this.deps.store.session(this.name).challenge;
+    // Sign-in cannot satisfy a server without OAuth: it wants a key in a header.
+    if (!(await offersOAuth(this.deps.server.url, this.deps.oauthFetch, challenge?.resourceMetadataUrl))) {
+      throw new CredentialsRequiredError(this.deps.server.url, challenge?.scheme);
+    }
+    // Sign-in could, but its tokens would have nowhere to live (S1: never a plaintext fallback).
+    if (keychain) throw keychain;
+    throw new SignInRequiredError(this.name, 'no_credentials', `${this.name} needs sign-in`);
+  }
+
+  /**
+   * The server's binding; no keychain means nothing was stored, so a server that needs no
+   * credentials still connects (only reading or storing a secret fails, and only when needed).
+   */
+  private async storedBinding(): Promise<{ binding?: ServerBinding; keychain?: KeychainUnavailableError }> {
+    try {
+      return { binding: await this.deps.store.readBinding(this.name) };
+    } catch (error) {
+      if (error instanceof KeychainUnavailableError) return { keychain: error };
+      throw error;
+    }
   }
 
   saveDiscoveryState(state: OAuthDiscoveryState): void {
@@ -148,7 +171,7 @@ export class SwitchboardAuthProvider implements OAuthClientProvider {
   async tokens(): Promise<OAuthTokens | undefined> {
     // A sign-in always asks the authorization server afresh; it never refreshes instead.
     if (this.deps.flow) return undefined;
-    const binding = await this.deps.store.readBinding(this.name);
+    const { binding } = await this.storedBinding();
     if (!binding) return undefined;
     let stored = await this.deps.store.readTokens(binding);
     if (!stored) return undefined;
@@ -260,7 +283,8 @@ export class SwitchboardAuthProvider implements OAuthClientProvider {
     const headers = new Headers(init?.headers);
     const used = headers.get('authorization')?.replace(/^Bearer /, '');
     if (!used) return response;
-    const binding = await this.deps.store.readBinding(this.name);
+    // A configured Authorization header, not a token of ours, when there is no keychain.
+    const { binding } = await this.storedBinding();
     const current = binding && (await this.deps.store.readTokens(binding));
     if (!current) return response;
     if (current.tokens.access_token === used && current.tokens.refresh_token) await this.deps.store.refreshSettled(current.tokens.refresh_token);
@@ -279,7 +303,12 @@ export class SwitchboardAuthProvider implements OAuthClientProvider {
     const session = this.deps.store.session(this.name);
     if (response.status === 401) {
       const { scope, resourceMetadataUrl } = extractWWWAuthenticateParams(response);
-      session.challenge = { ...(scope ? { scope } : {}), ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}) };
+      const scheme = challengeScheme(response.headers.get('www-authenticate'));
+      session.challenge = {
+        ...(scope ? { scope } : {}),
+        ...(resourceMetadataUrl ? { resourceMetadataUrl: resourceMetadataUrl.href } : {}),
+        ...(scheme ? { scheme } : {}),
+      };
     } else if (response.status === 403) {
       const { error, scope } = extractWWWAuthenticateParams(response);
       if (error !== 'insufficient_scope') return;

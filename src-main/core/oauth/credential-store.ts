@@ -48,7 +48,7 @@ export interface ServerSession {
   /** The JSON-RPC method that met insufficient_scope; its success ends the step-up rounds. */
   stepUpMethod?: string;
   /** The last 401 challenge a connection met (O1): the next sign-in starts from it. */
-  challenge?: { scope?: string; resourceMetadataUrl?: string };
+  challenge?: { scope?: string; resourceMetadataUrl?: string; scheme?: string };
 }
 
 const digest = (...parts: string[]): string => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);

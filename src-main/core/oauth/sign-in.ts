@@ -125,9 +125,12 @@ export class SignInService {
       timers: this.deps.timers,
     });
     flow.listener = listener;
-    // Scope (O11): the challenge's, widened by a pending step-up; else the SDK takes scopes_supported, else none.
+    // Scope (O11): the challenge's, widened by a pending step-up; else the resource's scopes_supported, else none.
     const current = session.stepUpPending ? (await this.providerFor(server).tokens())?.scope : undefined;
-    const scope = mergeScopes(challenge.scope, session.stepUpPending ? current : undefined, session.stepUpPending ? session.wantedScope : undefined);
+    const resourceScope =
+      mergeScopes(challenge.scope, session.stepUpPending ? current : undefined, session.stepUpPending ? session.wantedScope : undefined) ??
+      mergeScopes(...(discovery.state.resourceMetadata?.scopes_supported ?? []));
+    const scope = withOfflineAccess(resourceScope, discovery.state.authorizationServerMetadata?.scopes_supported);
     const interactive: InteractiveFlow = {
       redirectUrl: listener.redirectUrl,
       state,
@@ -242,6 +245,14 @@ export class SignInService {
     }
     return false;
   }
+}
+
+/**
+ * SEP-2207: an authorization server that lists offline_access issues refresh tokens only when it
+ * is asked for, so it is added to the resource's scopes; never asked of one that does not list it.
+ */
+export function withOfflineAccess(scope: string | undefined, asScopesSupported: string[] | undefined): string | undefined {
+  return asScopesSupported?.includes('offline_access') ? mergeScopes(scope, 'offline_access') : scope;
 }
 
 /** Delete everything Switchboard keeps for a server that is being removed. */

@@ -4,6 +4,13 @@ import type { ChatApi } from './chat-api';
 
 export type ApprovalAnswer = Parameters<ChatApi['answerApproval']>[0];
 
+/** What each kind of approval view is given: its request, whether an answer is on its way, and where answers go. */
+export interface ApprovalViewProps<R> {
+  request: R;
+  busy: boolean;
+  onAnswer: (answer: ApprovalAnswer) => void;
+}
+
 /** Requests main is holding for the person, oldest first; the dialog shows the first. */
 export class ApprovalsStore {
   pending = $state.raw<ApprovalRequest[]>([]);

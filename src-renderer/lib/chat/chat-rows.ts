@@ -2,7 +2,8 @@
  * The message list's rows: the stored conversation plus the turn streaming now. Pure functions,
  * so the store stays a thin reactive shell and the merging rules are tested directly.
  */
-import type { ChatMessage, ToolCallCard, ToolCallOutcome, ToolCallState, ToolContentView, TurnState } from '../../../src-preload/contract/chat';
+import type { ChatMessage, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
+import type { ToolResult } from '../../../src-preload/contract/tools';
 
 export interface LiveSegment {
   text: string;
@@ -31,7 +32,10 @@ export interface CallView {
   progress?: { progress: number; total?: number; message?: string };
   startedAt?: number;
   elapsedMs?: number;
-  content: ToolContentView[];
+  /** What the server answered, as it answered it. */
+  result?: ToolResult;
+  /** The MCP App that renders the result, when the tool has one. */
+  appUri?: string;
   error?: string;
 }
 
@@ -81,7 +85,8 @@ const fromCard = (card: ToolCallCard): CallView => ({
   name: card.name,
   args: card.args,
   state: card.state,
-  content: card.content ?? [],
+  ...(card.result !== undefined ? { result: card.result } : {}),
+  ...(card.appUri !== undefined ? { appUri: card.appUri } : {}),
   ...(card.server !== undefined ? { server: card.server } : {}),
   ...(card.tool !== undefined ? { tool: card.tool } : {}),
   ...(card.because !== undefined ? { because: card.because } : {}),
@@ -97,11 +102,22 @@ const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): 
   name: outcome.name,
   args: outcome.args,
   state: outcome.state,
-  content: outcome.content,
+  ...(outcome.result !== undefined ? { result: outcome.result } : {}),
+  ...(outcome.appUri !== undefined ? { appUri: outcome.appUri } : {}),
   ...(outcome.server !== undefined ? { server: outcome.server } : {}),
   ...(outcome.tool !== undefined ? { tool: outcome.tool } : {}),
-  ...(outcome.state === 'failed' || outcome.state === 'denied' ? { error: outcome.textForModel } : {}),
+  ...(outcome.because !== undefined ? { because: outcome.because } : {}),
+  ...(outcome.elapsedMs !== undefined ? { elapsedMs: outcome.elapsedMs } : {}),
+  ...outcomeError(outcome),
 });
+
+/** A failure's reason once: the stored error, else what the model was told (a denial already reads as `because`). */
+function outcomeError(outcome: ToolCallOutcome): { error?: string } {
+  if (outcome.error !== undefined) return { error: outcome.error };
+  if (outcome.state === 'failed' && outcome.result === undefined) return { error: outcome.textForModel };
+  if (outcome.state === 'denied' && outcome.because === undefined) return { error: outcome.textForModel };
+  return {};
+}
 
 /**
  * @param settledCards cards of turns that ended in this session: they add what stored outcomes
@@ -136,7 +152,6 @@ export function buildRows(
             callId: call.id,
             name: call.name,
             args: call.args,
-            content: [],
             // No outcome and nothing live: the turn ended before this call ran.
             state: live && !isTurnOver(live.state) ? 'awaiting_approval' : 'cancelled',
             ...(call.argsError !== undefined ? { argsError: call.argsError } : {}),

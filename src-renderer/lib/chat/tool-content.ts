@@ -3,14 +3,7 @@
  * text (rendered with interpolation, never as HTML); only images become data: URLs, and only for
  * raster types with a clean base64 payload.
  */
-import type { ToolContentView } from '../../../src-preload/contract/chat';
-
-export type ContentPiece =
-  | { kind: 'text'; text: string }
-  | { kind: 'image'; src: string; mimeType: string }
-  | { kind: 'resource'; uri: string; mimeType?: string; text?: string }
-  | { kind: 'link'; uri: string; name: string; description?: string }
-  | { kind: 'other'; label: string; text: string };
+import type { ContentBlock } from '@modelcontextprotocol/sdk/types.js';
 
 /** Raster types only: an SVG can carry script and links, so it is shown as text instead. */
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/bmp']);
@@ -34,37 +27,8 @@ export function imageDataUrl(mimeType: unknown, data: unknown): string | undefin
   return `data:${type};base64,${data}`;
 }
 
-export function contentPiece(part: ToolContentView): ContentPiece {
-  const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-  switch (part.type) {
-    case 'text':
-      return { kind: 'text', text: str(part.text) ?? '' };
-    case 'image': {
-      const src = imageDataUrl(part.mimeType, part.data);
-      if (src) return { kind: 'image', src, mimeType: String(part.mimeType).toLowerCase() };
-      return { kind: 'other', label: `image (${str(part.mimeType) ?? 'no type'}) not shown`, text: 'only PNG, JPEG, GIF, WebP and BMP images with base64 data are displayed' };
-    }
-    case 'audio':
-      return { kind: 'other', label: `audio (${str(part.mimeType) ?? 'no type'})`, text: `${str(part.data)?.length ?? 0} base64 characters, not played` };
-    case 'resource': {
-      const resource = (part.resource ?? {}) as Record<string, unknown>;
-      const text = str(resource.text);
-      const blob = str(resource.blob);
-      return {
-        kind: 'resource',
-        uri: str(resource.uri) ?? '(no uri)',
-        ...(str(resource.mimeType) ? { mimeType: str(resource.mimeType)! } : {}),
-        ...(text !== undefined ? { text } : blob !== undefined ? { text: `(binary, ${blob.length} base64 characters)` } : {}),
-      };
-    }
-    case 'resource_link':
-      return {
-        kind: 'link',
-        uri: str(part.uri) ?? '(no uri)',
-        name: str(part.title) ?? str(part.name) ?? str(part.uri) ?? 'resource',
-        ...(str(part.description) ? { description: str(part.description)! } : {}),
-      };
-    default:
-      return { kind: 'other', label: `${part.type} content`, text: JSON.stringify(part, null, 2) };
-  }
+/** An embedded resource's text, or a note of its binary size. */
+export function resourceText(block: Extract<ContentBlock, { type: 'resource' }>): string {
+  const { resource } = block;
+  return 'text' in resource ? resource.text : `(binary, ${resource.blob.length} base64 characters)`;
 }

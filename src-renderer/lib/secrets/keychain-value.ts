@@ -1,4 +1,3 @@
-import { getContext, setContext } from 'svelte';
 import type { Api } from '../../../src-preload/contract';
 
 /** The secret-name rule of the contract (auth.ts): 1 to 128 letters, digits, "_", "." or "-". */
@@ -37,9 +36,3 @@ export function keychainStoreFor(api: Api): StoreValueInKeychain {
     return { ok: true, reference: scheme ? `${scheme[1]}${scheme[2]}${reference}` : reference };
   };
 }
-
-const CONTEXT = Symbol('store-value-in-keychain');
-export const provideKeychainStore = (store: StoreValueInKeychain): void => {
-  setContext(CONTEXT, store);
-};
-export const useKeychainStore = (): StoreValueInKeychain | undefined => getContext(CONTEXT);

@@ -3,8 +3,8 @@
  * Claude Desktop import all show commands and args in full, and env/header names only
  * (their values may be secrets, and arrive masked anyway).
  */
-import { parse, type ParseError } from 'jsonc-parser';
 import type { ServerEntry } from '../../../src-preload/contract';
+import { readServersDocument } from '../../../src-preload/contract/servers-document';
 
 export type EntrySummary =
   | { kind: 'local'; command: string; args: string[]; envKeys: string[]; cwd?: string }
@@ -36,13 +36,10 @@ const keysOf = (map: unknown): string[] => (typeof map === 'object' && map !== n
  * entries are valid is the core's call when they are added.
  */
 export function previewSnippet(text: string): { name: string; entry: ServerEntry }[] | undefined {
-  const errors: ParseError[] = [];
-  const root: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0 || !isObject(root) || 'command' in root || 'url' in root) return undefined;
-  const key = ['mcpServers', 'servers'].find((k) => k in root);
-  const servers = key ? root[key] : root;
-  if (!isObject(servers)) return undefined;
-  const entries = Object.entries(servers).map(([name, entry]) => ({ name, entry: isObject(entry) ? entry : {} }));
+  // The core's reader and rule, so the preview shows what an add would take.
+  const doc = readServersDocument(text, { bare: true });
+  if (!doc.ok || (!doc.key && ('command' in doc.top || 'url' in doc.top))) return undefined;
+  const entries = Object.entries(doc.entries).map(([name, entry]) => ({ name, entry: isObject(entry) ? entry : {} }));
   return entries.length > 0 ? entries : undefined;
 }
 

@@ -1,13 +1,13 @@
-import type { Api, AppError, ToolRunResult, ToolView } from '../../../src-preload/contract';
+import type { Api, AppError, CatalogTool, ToolResult } from '../../../src-preload/contract';
 
 export type ToolRun =
   | { phase: 'running'; args: Record<string, unknown>; startedAt: number }
-  | { phase: 'done'; args: Record<string, unknown>; elapsedMs: number; result: ToolRunResult }
+  | { phase: 'done'; args: Record<string, unknown>; elapsedMs: number; result: ToolResult }
   | { phase: 'failed'; args: Record<string, unknown>; elapsedMs: number; error: AppError };
 
 type RunApi = Pick<Api, 'runTool'>;
 
-/** The last run of each tool, by namespaced name. */
+/** The last run of each tool, by its namespaced (qualified) name. */
 export class ToolRuns {
   runs = $state.raw<Record<string, ToolRun>>({});
   /** Runs still waiting for main: for an approval, or for the server. */
@@ -18,35 +18,16 @@ export class ToolRuns {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async run(tool: ToolView, args: Record<string, unknown>): Promise<void> {
-    if (this.runs[tool.name]?.phase === 'running') return;
+  async run(tool: CatalogTool, args: Record<string, unknown>): Promise<void> {
+    if (this.runs[tool.qualifiedName]?.phase === 'running') return;
     const startedAt = this.now();
-    this.set(tool.name, { phase: 'running', args, startedAt });
-    const result = await this.api.runTool({ server: tool.server, tool: tool.tool, args });
+    this.set(tool.qualifiedName, { phase: 'running', args, startedAt });
+    const result = await this.api.runTool({ server: tool.server, tool: tool.name, args });
     const elapsedMs = this.now() - startedAt;
-    this.set(tool.name, result.ok ? { phase: 'done', args, elapsedMs, result: result.value } : { phase: 'failed', args, elapsedMs, error: result.error });
+    this.set(tool.qualifiedName, result.ok ? { phase: 'done', args, elapsedMs, result: result.value } : { phase: 'failed', args, elapsedMs, error: result.error });
   }
 
   private set(name: string, run: ToolRun): void {
     this.runs = { ...this.runs, [name]: run };
   }
-}
-
-const byApi = new WeakMap<RunApi, ToolRuns>();
-
-/**
- * One store per Api for the app's life, so a run that waits for an approval answered on the chat
- * page still shows its result back on the servers page. Built under its own root (see chatStores).
- */
-export function toolRuns(api: RunApi): ToolRuns {
-  let runs = byApi.get(api);
-  if (!runs) {
-    let created: ToolRuns | undefined;
-    $effect.root(() => {
-      created = new ToolRuns(api);
-    });
-    runs = created!;
-    byApi.set(api, runs);
-  }
-  return runs;
 }

@@ -7,7 +7,7 @@ import type { BrokerEvent } from '../../../src-main/core/approvals/approval-brok
 import { createChatHandlers, type ChatHandlers } from '../../../src-main/core/chat/chat-handlers';
 import { ChatService } from '../../../src-main/core/chat/chat-service';
 import type { ChatEvent } from '../../../src-main/core/chat/chat-session';
-import { SdkToolRuntime } from '../../../src-main/core/chat/sdk-tool-runtime';
+import { SdkToolSource } from '../../support/sdk-tool-source';
 import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
 import type { chatInvokes, ToolCallApprovalRequest } from '../../../src-preload/contract/chat';
 import type { Handlers, Result } from '../../../src-preload/contract';
@@ -45,7 +45,7 @@ async function service(): Promise<ChatService> {
   // Events travel as in the app: chat -> EventHub -> whichever shell subscribed.
   const hub = new EventHub();
   hub.subscribe((name, payload) => events.push({ name, payload } as ChatEvent | BrokerEvent));
-  const tools = new SdkToolRuntime([{ server: 'everything', client: everything }]);
+  const tools = new SdkToolSource([{ server: 'everything', client: everything }]);
   await tools.refresh();
   const chat = new ChatService({
     home: home.home,
@@ -89,8 +89,9 @@ describe('chat handlers', () => {
     expect(await invoke('answerApproval', { id: request.id, decision: 'allow_once' })).toEqual({ ok: true, value: null });
     expect((await turnEnded(conversationId)).payload).toEqual({ conversationId, state: 'done' });
 
+    // One question and one answer count as 2 messages; the tool call and its result are not counted.
     const list = await invoke('listConversations', {});
-    expect(list).toMatchObject({ ok: true, value: [{ id: conversationId, title: 'Echo something for me', messageCount: 4 }] });
+    expect(list).toMatchObject({ ok: true, value: [{ id: conversationId, title: 'Echo something for me', messageCount: 2 }] });
     const got = await invoke('getConversation', { id: conversationId });
     expect(got).toMatchObject({ ok: true, value: { messages: [{ role: 'user' }, { role: 'assistant' }, { role: 'tool' }, { role: 'assistant', text: 'Got: Echo: via handlers' }] } });
   });

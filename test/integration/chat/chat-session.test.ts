@@ -12,7 +12,8 @@ import { ConversationStore, conversationsDir } from '../../../src-main/core/chat
 import { AnthropicProvider } from '../../../src-main/core/chat/providers/anthropic-provider';
 import type { ChatProvider } from '../../../src-main/core/chat/providers/chat-provider';
 import { OpenAiCompatibleProvider } from '../../../src-main/core/chat/providers/openai-provider';
-import { SdkToolRuntime } from '../../../src-main/core/chat/sdk-tool-runtime';
+import { ToolCaller } from '../../../src-main/core/tools/tool-caller';
+import { SdkToolSource } from '../../support/sdk-tool-source';
 import type { ApprovalRequest, ToolCallApprovalRequest, ToolCallCard } from '../../../src-preload/contract/chat';
 import { startFakeLlmServer, type FakeLlmServer, type Wire } from '../../fixtures/llm/fake-llm-server';
 import { connectEverything, EventLog, tempHome, toolNamesIn, toolResultsIn, type RecordingTransport } from './chat-test-kit';
@@ -45,7 +46,7 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
   let settings: PolicySettings;
   let broker: ApprovalBroker;
   let store: ConversationStore;
-  let runtime: SdkToolRuntime;
+  let runtime: SdkToolSource;
   let extraServers: Array<{ close: () => Promise<void> }>;
 
   const provider = (): ChatProvider =>
@@ -53,7 +54,7 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
       ? new OpenAiCompatibleProvider({ apiKey: 'sk-test', model: 'fake-model', baseUrl: llm.openAiBaseUrl })
       : new AnthropicProvider({ apiKey: 'sk-ant-test', model: 'fake-model', baseUrl: llm.url });
 
-  const sessions = (tools = runtime) => new ChatSessions({ store, broker, tools, provider: async () => provider(), emit: chat.push });
+  const sessions = (source = runtime) => new ChatSessions({ store, broker, tools: new ToolCaller({ source, broker }), provider: async () => provider(), emit: chat.push });
 
   beforeEach(async () => {
     llm = await startFakeLlmServer();
@@ -65,7 +66,7 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
     const approvalStore = new ApprovalStore(approvalsFile(home.home));
     broker = new ApprovalBroker({ store: approvalStore, settings: () => settings, emit: (e: BrokerEvent) => e.name === 'approvalRequested' && approvals.push(e.payload) });
     store = new ConversationStore(conversationsDir(home.home));
-    runtime = new SdkToolRuntime([{ server: 'everything', client: everything.client }]);
+    runtime = new SdkToolSource([{ server: 'everything', client: everything.client }]);
     await runtime.refresh();
   });
   afterEach(async () => {
@@ -85,14 +86,14 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
     const { conversationId, done } = await sessions().send(undefined, 'What is 2 + 3?');
     const request = await toolRequest();
     expect(request).toMatchObject({ server: 'everything', tool: 'get-sum', name: 'everything__get-sum', args: { a: 2, b: 3 }, conversationId, callId: 'call_1', askReason: 'default' });
-    expect(request.description).toBe(runtime.listTools().find((t) => t.name === 'everything__get-sum')!.description);
+    expect(request.description).toBe(runtime.tools().find((t) => t.qualifiedName === 'everything__get-sum')!.description);
     expect(request.inputSchema).toMatchObject({ type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } } });
     await broker.answer({ id: request.id, decision: 'allow_once' });
     expect(await done).toBe('done');
 
     expect(toolNamesIn(llm.requests[0]!)).toContain('everything__get-sum');
     expect(toolResultsIn(llm.requests[1]!)).toEqual(['The sum of 2 and 3 is 5.']);
-    expect(lastCard('call_1')).toMatchObject({ state: 'succeeded', server: 'everything', tool: 'get-sum', because: 'you allowed it once', content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }] });
+    expect(lastCard('call_1')).toMatchObject({ state: 'succeeded', server: 'everything', tool: 'get-sum', because: 'you allowed it once', result: { content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }] } });
     const deltas = chat.items.filter((e) => e.name === 'chatDelta').map((e) => (e.payload as { text: string }).text).join('');
     expect(deltas).toBe('Let me add.Done: The sum of 2 and 3 is 5.');
     expect(chat.items.filter((e) => e.name === 'chatTurnState').map((e) => (e.payload as { state: string }).state)).toEqual(['streaming', 'awaiting_approval', 'running_tool', 'streaming', 'done']);
@@ -109,7 +110,8 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
     await broker.answer({ id: request.id, decision: 'deny', reason: 'my environment is private' });
     expect(await done).toBe('done');
     expect(toolResultsIn(llm.requests[1]!)).toEqual(['The user denied this tool call. Reason: my environment is private']);
-    expect(lastCard('call_d')).toMatchObject({ state: 'denied', because: 'you denied it: my environment is private', content: [] });
+    expect(lastCard('call_d')).toMatchObject({ state: 'denied', because: 'you denied it: my environment is private' });
+    expect(lastCard('call_d').result).toBeUndefined();
   });
 
   it('runs the user-edited arguments, after refusing invalid ones with the exact error', async () => {
@@ -156,7 +158,7 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
   it('always-allow, then a changed definition asks again with the diff and the poisoning flags', async () => {
     const weather = await weatherServer('Forecast for a city.');
     extraServers.push(weather);
-    const tools = new SdkToolRuntime([{ server: 'weather', client: weather.client }]);
+    const tools = new SdkToolSource([{ server: 'weather', client: weather.client }]);
     await tools.refresh();
     const chatSessions = sessions(tools);
     llm.script({ toolCalls: [{ id: 'w1', name: 'weather__forecast', args: { city: 'Oslo' } }] }, { text: 'first' });
@@ -194,7 +196,7 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
   it('asks for a destructiveHint tool even when its server is auto and a rule allows it', async () => {
     const weather = await weatherServer('Deletes a forecast.', { destructiveHint: true });
     extraServers.push(weather);
-    const tools = new SdkToolRuntime([{ server: 'weather', client: weather.client }]);
+    const tools = new SdkToolSource([{ server: 'weather', client: weather.client }]);
     await tools.refresh();
     settings = { rules: [{ pattern: 'weather__*', effect: 'allow' }], autoAllowReadOnly: true, serverApproval: () => 'auto' };
     llm.script({ toolCalls: [{ id: 'd1', name: 'weather__forecast', args: { city: 'Oslo' } }] }, { text: 'ok' });

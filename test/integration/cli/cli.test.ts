@@ -68,8 +68,8 @@ describe('switchboard CLI', () => {
   it('tools lists the namespaced catalog of one server', async () => {
     const { code, stdout } = await run('tools', 'everything', '--json');
     expect(code).toBe(0);
-    const tools = JSON.parse(stdout) as { name: string; server: string }[];
-    expect(tools.map((t) => t.name)).toContain('everything__echo');
+    const tools = JSON.parse(stdout) as { name: string; qualifiedName: string; server: string }[];
+    expect(tools.find((t) => t.qualifiedName === 'everything__echo')).toMatchObject({ name: 'echo', server: 'everything' });
     expect(new Set(tools.map((t) => t.server))).toEqual(new Set(['everything']));
   });
 
@@ -89,7 +89,30 @@ describe('switchboard CLI', () => {
   it('call --json prints the mapped result', async () => {
     const { code, stdout } = await run('call', 'everything', 'get-sum', '{"a":2,"b":3}', '--json');
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ isError: false, content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }] });
+    expect(JSON.parse(stdout)).toEqual({ content: [{ type: 'text', text: 'The sum of 2 and 3 is 5.' }], truncatedChars: 0 });
+  });
+
+  it('call prints structured content once when the server also sent it as text', async () => {
+    const { code, stdout } = await run('call', 'everything', 'get-structured-content', '{"location":"New York"}');
+    expect(code).toBe(0);
+    const printed = JSON.parse(stdout) as Record<string, unknown>;
+    expect(printed).toMatchObject({ temperature: expect.any(Number) });
+    const json = await run('call', 'everything', 'get-structured-content', '{"location":"New York"}', '--json');
+    expect(JSON.parse(json.stdout)).toMatchObject({ structuredContent: printed });
+  });
+
+  it('call refuses arguments that do not match the schema and a disabled tool, before anything runs', async () => {
+    const bad = await run('call', 'everything', 'get-sum', '{"a":"two","b":3}');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('switchboard: arguments for tool "get-sum" on server "everything" do not match its input schema: data/a must be number\n');
+    await writeFile(join(home, 'tool-settings.json'), JSON.stringify({ disabled: { everything: ['echo'] } }));
+    try {
+      const off = await run('call', 'everything', 'echo', '{"message":"x"}');
+      expect(off.code).toBe(1);
+      expect(off.stderr).toContain('switchboard: tool "echo" on server "everything" is disabled; turn it on in the tools list to use it\n');
+    } finally {
+      await rm(join(home, 'tool-settings.json'));
+    }
   });
 
   it('call to a server that is down fails with exit 1 and the reason', async () => {

@@ -1,7 +1,7 @@
 import { connect as netConnect } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { CONTENT_SECURITY_POLICY } from '../../../src-main/core/csp';
+import { CONTENT_SECURITY_POLICY, rendererCsp } from '../../../src-main/core/csp';
 import { startWebHost } from '../../../src-main/host/web-host';
 import { cookieFor, originOf, rawRequest, SECRET_OUTSIDE, startFixture, type HostFixture } from './host-fixture';
 
@@ -226,7 +226,8 @@ describe('web host: static files', () => {
     const reply = await rawRequest(fx.host.port, { headers: authed() });
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
-    expect(reply.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    // The UI may frame its apps sandbox, on the other loopback name, and nothing else (SECURITY U1).
+    expect(reply.headers['content-security-policy']).toBe(rendererCsp(`http://localhost:${fx.host.sandboxPort}`));
     expect(reply.headers['x-content-type-options']).toBe('nosniff');
     expect(reply.headers['referrer-policy']).toBe('no-referrer');
     expect(reply.body).toContain('<title>Switchboard test page</title>');
@@ -401,11 +402,21 @@ describe('web host: WebSocket protocol', () => {
     } catch (error) {
       parseError = (error as Error).message;
     }
+    let astralError = '';
+    try {
+      JSON.parse('𐀀');
+    } catch (error) {
+      astralError = (error as Error).message; // V8 quotes the first half of the pair: "Unexpected token '\ud800'…"
+    }
     const cases: Array<[unknown, unknown]> = [
       [badJson, { type: 'error', message: `message is not valid JSON (${parseError})` }],
+      ['𐀀', { type: 'error', message: `message is not valid JSON (${astralError.replace('\ud800', '\ufffd')})` }],
       ['[1,2]', { type: 'error', message: 'message must be a JSON object' }],
       [{ type: 'subscribe', id: 1 }, { type: 'error', message: 'message type "subscribe" is unknown (expected "invoke")' }],
       [{ id: 1 }, { type: 'error', message: 'message type missing is unknown (expected "invoke")' }],
+      // Cut to 50 characters without splitting the astral character at 49–50 (half of it shows as "�").
+      [{ type: `${'x'.repeat(49)}𐀀 and more` }, { type: 'error', message: `message type "${'x'.repeat(49)}" is unknown (expected "invoke")` }],
+      [{ type: `${'x'.repeat(48)}𐀀 and more` }, { type: 'error', message: `message type "${'x'.repeat(48)}𐀀" is unknown (expected "invoke")` }],
       [{ type: 'invoke', method: 'listServers' }, { type: 'error', message: 'invoke needs an "id": a non-empty string of up to 100 characters or an integer' }],
       [{ type: 'invoke', id: 1.5, method: 'listServers' }, { type: 'error', message: 'invoke needs an "id": a non-empty string of up to 100 characters or an integer' }],
       [{ type: 'invoke', id: 7, method: 42 }, { type: 'error', id: 7, message: 'invoke needs a "method" string' }],

@@ -50,3 +50,12 @@ export const is = (kind: ServerState['kind']) => (s: ServerState) => s.kind === 
 export function applyAll(m: McpManager, configs: ServerConfig[]) {
   return m.apply(configs);
 }
+
+/** server-everything over HTTP on a free port, shared with the soak. */
+export { freePort, startEverything, stopChild } from '../../fixtures/servers/everything-http';
+
+/** The manager's call by a namespaced name; the one call path (ToolCaller) adds enabled, visibility, schema and approval on top. */
+export async function callByName(mgr: McpManager, qualifiedName: string, args: Record<string, unknown>, options?: Parameters<McpManager['callServerTool']>[3]) {
+  const tool = await mgr.resolveTool({ qualifiedName });
+  return mgr.callServerTool(tool.server, tool.name, args, options);
+}

@@ -6,13 +6,13 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { ToolCallResult } from '../../../src-main/core/mcp/call-result';
+import type { ToolResult } from '../../../src-main/core/mcp/call-result';
 import { launchHash } from '../../../src-main/core/mcp/launch-hash';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
-import { EVERYTHING, FILESYSTEM, MEMORY, fixture, is, manager, SOURCE, stdio, tempHome, waitForState } from './helpers';
+import { callByName, EVERYTHING, FILESYSTEM, MEMORY, fixture, is, manager, SOURCE, stdio, tempHome, waitForState } from './helpers';
 
 const toolbox = (name: string, extra: string[] = [], more = {}) => stdio(name, [fixture('toolbox.mjs'), '--name', name, ...extra], more);
-const textOf = (r: ToolCallResult) => r.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('');
+const textOf = (r: ToolResult) => r.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('');
 /** Running, not a zombie: PID 1 in a container may never reap an orphan, which is gone all the same. */
 const alive = (pid: number) => {
   try {
@@ -62,8 +62,8 @@ describe('connection states', () => {
     expect(m.logs('crash')).toEqual(['fatal: API_KEY is not set']);
     expect(m.logs('hang')).toEqual(['starting up, but never answering']);
     // The healthy servers work after their neighbours failed.
-    expect(textOf(await m.callTool('everything__echo', { message: 'still here' }))).toBe('Echo: still here');
-    expect(textOf(await m.callTool('noisy__hello', {}))).toBe('hello from a noisy server');
+    expect(textOf(await callByName(m, 'everything__echo', { message: 'still here' }))).toBe('Echo: still here');
+    expect(textOf(await callByName(m, 'noisy__hello', {}))).toBe('hello from a noisy server');
     expect(m.logs('noisy')).toEqual([
       '[stdout, not JSON-RPC, ignored] Debugger listening on ws://127.0.0.1:9229',
       '[stdout, not JSON-RPC, ignored] { this is not json',
@@ -76,11 +76,11 @@ describe('connection states', () => {
     m = manager(home, { maxLineBytes: HUGE_LINE_CAP });
     await m.apply([stdio('noisy', [fixture('noisy-stdout.mjs')]), toolbox('calm')]);
     await m.settled(20_000);
-    await expect(m.callTool('noisy__huge', {})).rejects.toThrow(
+    await expect(callByName(m, 'noisy__huge', {})).rejects.toThrow(
       'server "noisy" disconnected during the call to "huge" (stdout line over 4 MiB; stopped reading this server)',
     );
     expect(m.status('noisy')?.state).toEqual({ kind: 'error', reason: 'stdout line over 4 MiB; stopped reading this server' });
-    expect(textOf(await m.callTool('calm__echo', { message: 'fine' }))).toBe('fine');
+    expect(textOf(await callByName(m, 'calm__echo', { message: 'fine' }))).toBe('fine');
   });
 
   it('keeps only the last 200 stderr lines of a server that floods stderr', async () => {
@@ -148,7 +148,7 @@ describe('connection states', () => {
       toolbox('b', [], { env: { B_TOKEN: 'b-secret' } }),
     ]);
     await m.settled(20_000);
-    const env = JSON.parse(textOf(await m.callTool('a__env', {}))) as Record<string, string>;
+    const env = JSON.parse(textOf(await callByName(m, 'a__env', {}))) as Record<string, string>;
     delete process.env.SWITCHBOARD_APP_ONLY;
     expect(env.A_TOKEN).toBe('a-secret');
     expect(env.PATH).toBe(process.env.PATH);
@@ -193,15 +193,15 @@ describe('enable, disable and MCP off', () => {
     m = manager(home);
     await m.apply([toolbox('toggled'), toolbox('neighbour')]);
     await m.settled(20_000);
-    const pid = Number(textOf(await m.callTool('toggled__pid', {})));
-    const neighbourPid = textOf(await m.callTool('neighbour__pid', {}));
+    const pid = Number(textOf(await callByName(m, 'toggled__pid', {})));
+    const neighbourPid = textOf(await callByName(m, 'neighbour__pid', {}));
     await m.apply([toolbox('toggled', [], { enabled: false }), toolbox('neighbour')]);
     expect(await waitForState(m, 'toggled', is('disabled'))).toEqual({ kind: 'disabled', reason: `disabled in ${SOURCE.path}` });
     expect(alive(pid)).toBe(false);
     expect(m.tools('toggled')).toEqual([]);
     await m.apply([toolbox('toggled'), toolbox('neighbour')]);
     await waitForState(m, 'toggled', is('connected'));
-    expect(textOf(await m.callTool('neighbour__pid', {}))).toBe(neighbourPid);
+    expect(textOf(await callByName(m, 'neighbour__pid', {}))).toBe(neighbourPid);
   });
 
   it('applies overlapping config changes one after the other, ending at the last one', async () => {
@@ -240,9 +240,9 @@ describe('tool catalog', () => {
     await m.apply([config]);
     expect(m.status('cached')?.state.kind).toBe('connecting');
     const pending = m.tools('cached');
-    expect(pending.map((t) => t.name)).toContain('cached__echo');
+    expect(pending.map((t) => t.qualifiedName)).toContain('cached__echo');
     expect(pending.every((t) => t.pending)).toBe(true);
-    expect(textOf(await m.callTool('cached__echo', { message: 'waited' }))).toBe('waited');
+    expect(textOf(await callByName(m, 'cached__echo', { message: 'waited' }))).toBe('waited');
     expect(m.tools('cached').every((t) => !t.pending)).toBe(true);
   });
 
@@ -250,21 +250,21 @@ describe('tool catalog', () => {
     m = manager(home);
     await m.apply([toolbox('live')]);
     await waitForState(m, 'live', is('connected'));
-    const pid = textOf(await m.callTool('live__pid', {}));
-    expect(m.tools('live').map((t) => t.name)).not.toContain('live__extra-1');
-    await m.callTool('live__add-tool', {});
-    for (let i = 0; i < 100 && !m.tools('live').some((t) => t.name === 'live__extra-1'); i++) await new Promise((d) => setTimeout(d, 20));
-    expect(m.tools('live').map((t) => t.name)).toContain('live__extra-1');
-    expect(textOf(await m.callTool('live__extra-1', {}))).toBe('extra 1');
-    expect(textOf(await m.callTool('live__pid', {}))).toBe(pid);
+    const pid = textOf(await callByName(m, 'live__pid', {}));
+    expect(m.tools('live').map((t) => t.qualifiedName)).not.toContain('live__extra-1');
+    await callByName(m, 'live__add-tool', {});
+    for (let i = 0; i < 100 && !m.tools('live').some((t) => t.qualifiedName === 'live__extra-1'); i++) await new Promise((d) => setTimeout(d, 20));
+    expect(m.tools('live').map((t) => t.qualifiedName)).toContain('live__extra-1');
+    expect(textOf(await callByName(m, 'live__extra-1', {}))).toBe('extra 1');
+    expect(textOf(await callByName(m, 'live__pid', {}))).toBe(pid);
   });
 
   it('keeps colliding names apart with a deterministic suffix and reports the collision', async () => {
     m = manager(home);
     await m.apply([toolbox('a.b'), toolbox('a_b')]);
     await m.settled(20_000);
-    const echoes = m.tools().filter((t) => t.tool === 'echo');
-    expect(echoes.map((t) => [t.server, t.name])).toEqual([
+    const echoes = m.tools().filter((t) => t.name === 'echo');
+    expect(echoes.map((t) => [t.server, t.qualifiedName])).toEqual([
       ['a.b', `a_b__echo_${suffix('a.b', 'echo')}`],
       ['a_b', `a_b__echo_${suffix('a_b', 'echo')}`],
     ]);
@@ -274,22 +274,21 @@ describe('tool catalog', () => {
       { server: 'a_b', tool: 'echo' },
     ]);
     const viaA = echoes.find((t) => t.server === 'a.b')!;
-    expect(textOf(await m.callTool(viaA.name, { message: 'from a.b' }))).toBe('from a.b');
+    expect(textOf(await callByName(m, viaA.qualifiedName, { message: 'from a.b' }))).toBe('from a.b');
   });
 
-  it('persists per-tool enable/disable and refuses calls to a disabled tool', async () => {
+  it('persists per-tool enable/disable', async () => {
     m = manager(home);
     await m.apply([toolbox('box')]);
     await waitForState(m, 'box', is('connected'));
     await m.setToolEnabled('box__echo', false);
     expect(JSON.parse(await readFile(join(home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { box: ['echo'] } });
-    await expect(m.callTool('box__echo', { message: 'x' })).rejects.toThrow('tool "box__echo" is disabled');
     await m.stop();
     m = manager(home);
     await m.apply([toolbox('box')]);
     await waitForState(m, 'box', is('connected'));
-    expect(m.tools('box').find((t) => t.name === 'box__echo')?.enabled).toBe(false);
-    expect(m.tools('box').find((t) => t.name === 'box__pid')?.enabled).toBe(true);
+    expect(m.tools('box').find((t) => t.qualifiedName === 'box__echo')?.enabled).toBe(false);
+    expect(m.tools('box').find((t) => t.qualifiedName === 'box__pid')?.enabled).toBe(true);
     await expect(m.setToolEnabled('box__nope', true)).rejects.toThrow('no tool named "box__nope"');
   });
 
@@ -297,7 +296,7 @@ describe('tool catalog', () => {
     m = manager(home);
     await m.apply([stdio('noisy', [fixture('noisy-stdout.mjs')])]);
     await waitForState(m, 'noisy', is('connected'));
-    expect(m.tools('noisy').find((t) => t.tool === 'hello')?.inputSchema).toEqual({ type: 'object', properties: {} });
+    expect(m.tools('noisy').find((t) => t.name === 'hello')?.inputSchema).toEqual({ type: 'object', properties: {} });
   });
 });
 
@@ -305,7 +304,7 @@ describe('tool calls', () => {
   it('cuts oversized text to head and tail with a marker', async () => {
     m = manager(home, { textCap: 1000 });
     await m.apply([toolbox('box')]);
-    const result = await m.callTool('box__big-text', { n: 5000 });
+    const result = await callByName(m, 'box__big-text', { n: 5000 });
     const text = textOf(result);
     expect(result.truncatedChars).toBe(4000);
     expect(text).toContain(
@@ -317,16 +316,16 @@ describe('tool calls', () => {
   it('maps a tool error as isError, not as a failed call', async () => {
     m = manager(home);
     await m.apply([toolbox('box')]);
-    expect(await m.callTool('box__fail', {})).toEqual({ isError: true, content: [{ type: 'text', text: 'the tool failed' }], truncatedChars: 0 });
+    expect(await callByName(m, 'box__fail', {})).toEqual({ isError: true, content: [{ type: 'text', text: 'the tool failed' }], truncatedChars: 0 });
   });
 
   it('tells the server of a timed-out call exactly once, and of calls answered with an error not at all', async () => {
     m = manager(home);
     await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
-    await expect(m.callTool('box__nope-not-a-tool', {})).rejects.toThrow('no tool named "box__nope-not-a-tool"');
+    await expect(callByName(m, 'box__nope-not-a-tool', {})).rejects.toThrow('no tool named "box__nope-not-a-tool"');
     expect((await m.callServerTool('box', 'sleep', { ms: 'not a number' })).isError).toBe(true);
-    expect((await m.callTool('box__fail', {})).isError).toBe(true);
-    await expect(m.callTool('box__sleep', { ms: 3000 })).rejects.toThrow('timed out after 1 s without progress; cancelled');
+    expect((await callByName(m, 'box__fail', {})).isError).toBe(true);
+    await expect(callByName(m, 'box__sleep', { ms: 3000 })).rejects.toThrow('timed out after 1 s without progress; cancelled');
     for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
     await new Promise((d) => setTimeout(d, 200));
     expect(m.logs('box').filter((line) => line.startsWith('heard notifications/cancelled'))).toHaveLength(1);
@@ -335,9 +334,9 @@ describe('tool calls', () => {
   it('times out a call without progress and lets a call with progress run past the timeout', async () => {
     m = manager(home);
     await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
-    await expect(m.callTool('box__sleep', { ms: 3000 })).rejects.toThrow('tool "sleep" on server "box" timed out after 1 s without progress; cancelled');
+    await expect(callByName(m, 'box__sleep', { ms: 3000 })).rejects.toThrow('tool "sleep" on server "box" timed out after 1 s without progress; cancelled');
     const progress: number[] = [];
-    const result = await m.callTool('box__sleep', { ms: 2500, tick: 200 }, { onProgress: (p) => progress.push(p.progress) });
+    const result = await callByName(m, 'box__sleep', { ms: 2500, tick: 200 }, { onProgress: (p) => progress.push(p.progress) });
     expect(textOf(result)).toBe('slept 2500');
     expect(progress.length).toBeGreaterThan(5);
   });
@@ -345,17 +344,17 @@ describe('tool calls', () => {
   it('cancels a call at the hard maximum even while progress keeps coming', async () => {
     m = manager(home, { callHardMaxMs: 1500 });
     await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
-    await expect(m.callTool('box__sleep', { ms: 4000, tick: 100 })).rejects.toThrow('tool "sleep" on server "box" ran past the hard maximum of 1500 ms; cancelled');
+    await expect(callByName(m, 'box__sleep', { ms: 4000, tick: 100 })).rejects.toThrow('tool "sleep" on server "box" ran past the hard maximum of 1500 ms; cancelled');
     for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
     expect(m.logs('box')).toContain('sleep: cancelled by the client');
-    expect(textOf(await m.callTool('box__echo', { message: 'still fine' }))).toBe('still fine');
+    expect(textOf(await callByName(m, 'box__echo', { message: 'still fine' }))).toBe('still fine');
   });
 
   it("aborts the caller's own controller at the hard maximum and says so", async () => {
     m = manager(home, { callHardMaxMs: 1500 });
     await m.apply([toolbox('box', [], { toolTimeout: 1 })]);
     const ranLong = new AbortController();
-    await expect(m.callTool('box__sleep', { ms: 4000, tick: 100 }, { controller: ranLong })).rejects.toThrow('tool "sleep" on server "box" ran past the hard maximum of 1500 ms; cancelled');
+    await expect(callByName(m, 'box__sleep', { ms: 4000, tick: 100 }, { controller: ranLong })).rejects.toThrow('tool "sleep" on server "box" ran past the hard maximum of 1500 ms; cancelled');
     expect(ranLong.signal.aborted).toBe(true);
     for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
     expect(m.logs('box')).toContain('sleep: cancelled by the client');
@@ -366,7 +365,7 @@ describe('tool calls', () => {
     await m.apply([toolbox('box')]);
     await waitForState(m, 'box', is('connected'));
     const controller = new AbortController();
-    const call = m.callTool('box__sleep', { ms: 10_000 }, { controller });
+    const call = callByName(m, 'box__sleep', { ms: 10_000 }, { controller });
     setTimeout(() => controller.abort(), 200);
     await expect(call).rejects.toThrow('tool "sleep" on server "box" was cancelled');
     for (let i = 0; i < 100 && !m.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));
@@ -377,7 +376,7 @@ describe('tool calls', () => {
     m = manager(home, { backoff: { baseMs: 60_000 } });
     await m.apply([toolbox('box'), toolbox('other')]);
     await m.settled(20_000);
-    await expect(m.callTool('box__die', {})).rejects.toThrow(/^server "box" disconnected during the call to "die"/);
+    await expect(callByName(m, 'box__die', {})).rejects.toThrow(/^server "box" disconnected during the call to "die"/);
     await waitForState(m, 'box', is('backing_off'));
     expect(m.status('other')?.state.kind).toBe('connected');
   });
@@ -385,13 +384,13 @@ describe('tool calls', () => {
   it('maps images, resource links, embedded resources and structured content from server-everything', async () => {
     m = manager(home);
     await m.apply([stdio('everything', [EVERYTHING, 'stdio'])]);
-    const image = await m.callTool('everything__get-tiny-image', {});
+    const image = await callByName(m, 'everything__get-tiny-image', {});
     expect(image.content.find((p) => p.type === 'image')).toMatchObject({ type: 'image', mimeType: 'image/png' });
-    const links = await m.callTool('everything__get-resource-links', { count: 2 });
+    const links = await callByName(m, 'everything__get-resource-links', { count: 2 });
     expect(links.content.filter((p) => p.type === 'resource_link')).toHaveLength(2);
-    const embedded = await m.callTool('everything__get-resource-reference', { resourceType: 'Text', resourceId: 1 });
-    expect(embedded.content.find((p) => p.type === 'resource')).toMatchObject({ type: 'resource', mimeType: 'text/plain' });
-    const structured = await m.callTool('everything__get-structured-content', { location: 'New York' });
+    const embedded = await callByName(m, 'everything__get-resource-reference', { resourceType: 'Text', resourceId: 1 });
+    expect(embedded.content.find((p) => p.type === 'resource')).toMatchObject({ type: 'resource', resource: { mimeType: 'text/plain' } });
+    const structured = await callByName(m, 'everything__get-structured-content', { location: 'New York' });
     expect(structured.structuredContent).toMatchObject({ temperature: expect.any(Number) });
   });
 });
@@ -412,7 +411,7 @@ describe('resources, prompts and roots', () => {
     m = manager(home);
     await m.apply([toolbox('box')]);
     await waitForState(m, 'box', is('connected'));
-    await m.callTool('box__add-resource-and-prompt', {});
+    await callByName(m, 'box__add-resource-and-prompt', {});
     for (let i = 0; i < 100 && (m.resources('box').length < 2 || m.prompts('box').length < 2); i++) await new Promise((d) => setTimeout(d, 20));
     expect(m.resources('box').map((r) => r.uri)).toEqual(['toolbox://note', 'toolbox://late']);
     expect(m.prompts('box').map((p) => p.prompt.name)).toEqual(['greet', 'late-prompt']);
@@ -424,9 +423,9 @@ describe('resources, prompts and roots', () => {
       m = manager(home);
       await m.apply([toolbox('box')]);
       await waitForState(m, 'box', is('connected'));
-      expect(JSON.parse(textOf(await m.callTool('box__roots', {})))).toEqual([]);
+      expect(JSON.parse(textOf(await callByName(m, 'box__roots', {})))).toEqual([]);
       m.setRoots([folder]);
-      expect(JSON.parse(textOf(await m.callTool('box__roots', {})))).toEqual([{ uri: pathToFileURL(folder).href, name: folder.split('/').pop() }]);
+      expect(JSON.parse(textOf(await callByName(m, 'box__roots', {})))).toEqual([{ uri: pathToFileURL(folder).href, name: folder.split('/').pop() }]);
     } finally {
       await rm(folder, { recursive: true, force: true });
     }
@@ -440,7 +439,7 @@ describe('resources, prompts and roots', () => {
     const updates: string[] = [];
     m.onResourceUpdated((server, u) => updates.push(`${server} ${u}`));
     await m.subscribeResource('everything', uri);
-    await m.callTool('everything__toggle-subscriber-updates', {});
+    await callByName(m, 'everything__toggle-subscriber-updates', {});
     for (let i = 0; i < 400 && updates.length === 0; i++) await new Promise((d) => setTimeout(d, 25));
     expect(updates[0]).toBe(`everything ${uri}`);
   });
@@ -467,10 +466,10 @@ describe('requests from servers', () => {
     await m.apply([stdio('everything', [EVERYTHING, 'stdio'])]);
     await waitForState(m, 'everything', is('connected'));
     // server-everything adds these tools only for clients that declare the capabilities (tools/list_changed).
-    for (let i = 0; i < 100 && !m.tools('everything').some((t) => t.tool === 'trigger-elicitation-request'); i++) await new Promise((d) => setTimeout(d, 20));
-    const sampled = await m.callTool('everything__trigger-sampling-request', { prompt: 'hi', maxTokens: 10 });
+    for (let i = 0; i < 100 && !m.tools('everything').some((t) => t.name === 'trigger-elicitation-request'); i++) await new Promise((d) => setTimeout(d, 20));
+    const sampled = await callByName(m, 'everything__trigger-sampling-request', { prompt: 'hi', maxTokens: 10 });
     expect(textOf(sampled)).toContain('canned reply');
-    const elicited = await m.callTool('everything__trigger-elicitation-request', {});
+    const elicited = await callByName(m, 'everything__trigger-elicitation-request', {});
     expect(textOf(elicited)).toMatch(/decline/i);
     expect(asked).toEqual(['sampling from everything', 'elicitation from everything']);
   });
@@ -487,13 +486,13 @@ describe('reference servers from npm', () => {
       await m.apply([stdio('files', [FILESYSTEM])]);
       await waitForState(m, 'files', is('connected'));
       // The server asks for roots after initialized, on its own time.
-      const allowed = () => m!.callTool('files__list_allowed_directories', {}).then(textOf);
+      const allowed = () => callByName(m!, 'files__list_allowed_directories', {}).then(textOf);
       for (let i = 0; i < 100 && !(await allowed()).includes(first); i++) await new Promise((d) => setTimeout(d, 50));
-      expect(textOf(await m.callTool('files__read_text_file', { path: join(first, 'hello.txt') }))).toBe('hello from a root');
+      expect(textOf(await callByName(m, 'files__read_text_file', { path: join(first, 'hello.txt') }))).toBe('hello from a root');
       m.setRoots([second]);
       for (let i = 0; i < 100 && !(await allowed()).includes(second); i++) await new Promise((d) => setTimeout(d, 50));
       expect(await allowed()).toContain(second);
-      const outside = await m.callTool('files__read_text_file', { path: join(first, 'hello.txt') });
+      const outside = await callByName(m, 'files__read_text_file', { path: join(first, 'hello.txt') });
       expect(outside.isError).toBe(true);
     } finally {
       await rm(first, { recursive: true, force: true });
@@ -506,8 +505,8 @@ describe('reference servers from npm', () => {
     m = manager(home);
     await m.apply([stdio('memory', [MEMORY], { env: { MEMORY_FILE_PATH: memoryFile } })]);
     await waitForState(m, 'memory', is('connected'));
-    await m.callTool('memory__create_entities', { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] });
-    const graph = await m.callTool('memory__read_graph', {});
+    await callByName(m, 'memory__create_entities', { entities: [{ name: 'Ada', entityType: 'person', observations: ['wrote the first program'] }] });
+    const graph = await callByName(m, 'memory__read_graph', {});
     expect(textOf(graph)).toContain('wrote the first program');
     expect(await readFile(memoryFile, 'utf8')).toContain('"name":"Ada"');
   });

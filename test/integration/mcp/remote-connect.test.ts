@@ -1,40 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { isLoopbackHost, remoteUrlProblem } from '../../../src-main/core/mcp/remote-connect';
+import { remoteUrlProblem } from '../../../src-main/core/mcp/remote-connect';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
+import { freePort, startEverything, stopChild } from '../../fixtures/servers/everything-http';
 import { startHttpFixture, type HttpFixture } from '../../fixtures/servers/http-fixture';
-import { EVERYTHING, is, manager, remote, tempHome, waitForState } from './helpers';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
-
-/** server-everything over HTTP on a free port; resolves once it accepts connections. */
-async function startEverything(mode: 'sse' | 'streamableHttp'): Promise<{ url: string; child: ChildProcess }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
-  const url = `http://127.0.0.1:${port}/${mode === 'sse' ? 'sse' : 'mcp'}`;
-  for (let i = 0; i < 200; i++) {
-    const up = await fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false);
-    if (up) return { url, child };
-    await new Promise((d) => setTimeout(d, 50));
-  }
-  child.kill();
-  throw new Error(`server-everything ${mode} did not start on ${port}`);
-}
-
-const stopChild = (child: ChildProcess) =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null) return done();
-    child.once('exit', () => done());
-    child.kill('SIGKILL');
-  });
+import { callByName, is, manager, remote, tempHome, waitForState } from './helpers';
 
 let home: string;
 let cleanup: () => Promise<void>;
@@ -63,7 +34,7 @@ describe('remote servers', () => {
     await m.apply([remote('everything', everything.url)]);
     expect(await waitForState(m, 'everything', is('connected'))).toEqual({ kind: 'connected', reason: 'connected over streamable HTTP' });
     expect(m.status('everything')?.transport).toBe('http');
-    const result = await m.callTool('everything__echo', { message: 'over http' });
+    const result = await callByName(m, 'everything__echo', { message: 'over http' });
     expect(result.content).toEqual([{ type: 'text', text: 'Echo: over http' }]);
   });
 
@@ -74,7 +45,7 @@ describe('remote servers', () => {
     await m.apply([remote('legacy', everything.url)]);
     expect(await waitForState(m, 'legacy', is('connected'))).toEqual({ kind: 'connected', reason: 'connected over sse' });
     expect(m.status('legacy')?.transport).toBe('sse');
-    expect((await m.callTool('legacy__echo', { message: 'over sse' })).content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
+    expect((await callByName(m, 'legacy__echo', { message: 'over sse' })).content).toEqual([{ type: 'text', text: 'Echo: over sse' }]);
   });
 
   it('does not fall back when the transport is pinned to streamable-http', async () => {
@@ -92,9 +63,29 @@ describe('remote servers', () => {
     m = manager(home);
     await m.apply([remote('headers', fixture.url, { headers: { 'X-Api-Key': 'k-123' } })]);
     await waitForState(m, 'headers', is('connected'));
-    await m.callTool('headers__echo', { message: 'hi' });
+    await callByName(m, 'headers__echo', { message: 'hi' });
     expect(fixture.requests.length).toBeGreaterThanOrEqual(4); // initialize, initialized, tools/list, tools/call (+ GET stream)
     expect(fixture.requests.map((r) => r.headers['x-api-key'])).toEqual(fixture.requests.map(() => 'k-123'));
+  });
+
+  it('sends MCP-Protocol-Version after initialize and the session id once issued, and keeps the id out of logs and status (T1, S3)', async () => {
+    const fixture = await track(startHttpFixture());
+    const logged: string[] = [];
+    const keep = (level: string) => (message: string, fields?: Record<string, unknown>) => void logged.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+    m = manager(home, { logger: { info: keep('info'), warn: keep('warn'), error: keep('error') } });
+    await m.apply([remote('versioned', fixture.url)]);
+    await waitForState(m, 'versioned', is('connected'));
+    await callByName(m, 'versioned__echo', { message: 'hi' });
+
+    const [initialize, ...after] = fixture.requests;
+    expect(initialize!.method).toBe('POST');
+    expect(initialize!.headers['mcp-session-id']).toBeUndefined();
+    expect(after.length).toBeGreaterThanOrEqual(3); // initialized, tools/list, tools/call (+ GET stream)
+    expect(after.map((r) => r.headers['mcp-protocol-version'])).toEqual(after.map(() => LATEST_PROTOCOL_VERSION));
+    const sessionIds = [...new Set(after.map((r) => r.headers['mcp-session-id']))];
+    expect(sessionIds).toHaveLength(1);
+    expect(sessionIds[0]).toMatch(/^[0-9a-f-]{36}$/);
+    for (const text of [logged.join('\n'), m.logs('versioned').join('\n'), JSON.stringify(m.status('versioned'))]) expect(text).not.toContain(sessionIds[0]);
   });
 
   it('re-initializes once, transparently, when the server forgot the session (404)', async () => {
@@ -105,11 +96,31 @@ describe('remote servers', () => {
     await waitForState(m, 'forgetful', is('connected'));
     expect(fixture.initializeCount()).toBe(1);
     fixture.forgetSessions();
-    const result = await m.callTool('forgetful__echo', { message: 'after restart' });
+    const result = await callByName(m, 'forgetful__echo', { message: 'after restart' });
     expect(result.content).toEqual([{ type: 'text', text: 'after restart' }]);
     expect(fixture.initializeCount()).toBe(2);
     expect(m.status('forgetful')?.state.kind).toBe('connected');
     expect(m.logs('forgetful')).toContain('[switchboard] the server forgot our session (HTTP 404); re-initializing once');
+  });
+
+  it('ends its HTTP session with a DELETE when it reconnects and when it stops (T1)', async () => {
+    const fixture = await startHttpFixture();
+    fixtures.push(fixture);
+    m = manager(home);
+    await m.apply([remote('tidy', fixture.url)]);
+    await waitForState(m, 'tidy', is('connected'));
+    const lastSession = () => fixture.requests.at(-1)?.headers['mcp-session-id'];
+    await callByName(m, 'tidy__echo', { message: 'one' });
+    const first = lastSession();
+    await m.reconnect('tidy');
+    await waitForState(m, 'tidy', is('connected'));
+    await callByName(m, 'tidy__echo', { message: 'two' });
+    const second = lastSession();
+    await m.stop();
+    m = undefined;
+    expect(first).toEqual(expect.any(String));
+    expect(second).not.toBe(first);
+    expect(fixture.requests.filter((r) => r.method === 'DELETE').map((r) => r.headers['mcp-session-id'])).toEqual([first, second]);
   });
 
   it('puts a server that answers 401 in needs_auth and leaves the others alone', async () => {
@@ -157,7 +168,7 @@ describe('remote servers', () => {
     expect(dropped.reason).toBe(`lost the connection (connection refused by 127.0.0.1:${port}); retrying in 100 ms`);
     await track(startHttpFixture({ port }));
     await waitForState(m, 'flaky', is('connected'));
-    expect((await m.callTool('flaky__echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'back' }]);
+    expect((await callByName(m, 'flaky__echo', { message: 'back' })).content).toEqual([{ type: 'text', text: 'back' }]);
     expect(m.status('steady')?.state.kind).toBe('connected');
   });
 
@@ -186,6 +197,5 @@ describe('remoteUrlProblem', () => {
     expect(remoteUrlProblem('http://[::1]:3000/mcp')).toBeUndefined();
     expect(remoteUrlProblem('ftp://example.com/')).toBe('unsupported URL scheme ftp (use https)');
     expect(remoteUrlProblem('http://10.0.0.5/mcp')).toBe('refusing plain http to 10.0.0.5: remote servers must use https (http is allowed only for localhost)');
-    expect(isLoopbackHost('localhost.evil.com')).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
 import type { Scheduler } from '../../../src-main/core/mcp/server-connection';
-import { fixture, is, manager, stdio, tempHome, waitForState } from './helpers';
+import { callByName, fixture, is, manager, stdio, tempHome, waitForState } from './helpers';
 
 /** Timers the test fires by hand, with a clock that moves when they fire: no real minutes waited. */
 class ManualTime implements Scheduler {
@@ -48,8 +48,8 @@ describe('keep-alive', () => {
     m = manager(home, { scheduler: time, clock: time.clock });
     await m.apply([toolbox('box'), toolbox('neighbour')]);
     await m.settled(20_000);
-    const firstPid = (await m.callTool('box__pid', {})).content;
-    await m.callTool('box__die', {}).catch(() => {});
+    const firstPid = (await callByName(m, 'box__pid', {})).content;
+    await callByName(m, 'box__die', {}).catch(() => {});
     expect(await waitForState(m, 'box', is('backing_off'))).toEqual({
       kind: 'backing_off',
       reason: 'exited with code 3; retrying in 1 s',
@@ -57,13 +57,13 @@ describe('keep-alive', () => {
     });
     expect(time.pending).toEqual([1000]);
     // Its tools stay in the catalog, pending, so the chat does not lose them during a restart.
-    expect(m.tools('box').find((t) => t.name === 'box__echo')).toMatchObject({ pending: true });
-    const waiting = m.callTool('box__echo', { message: 'after the restart' });
+    expect(m.tools('box').find((t) => t.qualifiedName === 'box__echo')).toMatchObject({ pending: true });
+    const waiting = callByName(m, 'box__echo', { message: 'after the restart' });
     time.fireNext();
     await waitForState(m, 'box', is('connected'));
     expect((await waiting).content).toEqual([{ type: 'text', text: 'after the restart' }]);
-    expect((await m.callTool('box__pid', {})).content).not.toEqual(firstPid);
-    await m.callTool('box__die', {}).catch(() => {});
+    expect((await callByName(m, 'box__pid', {})).content).not.toEqual(firstPid);
+    await callByName(m, 'box__die', {}).catch(() => {});
     expect((await waitForState(m, 'box', is('backing_off'))).reason).toBe('exited with code 3; retrying in 2 s');
     expect(m.status('neighbour')?.state.kind).toBe('connected');
   });

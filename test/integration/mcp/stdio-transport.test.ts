@@ -1,3 +1,9 @@
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { formatBytes, StdioProcessTransport } from '../../../src-main/core/mcp/stdio-transport';
@@ -7,8 +13,8 @@ afterEach(async () => {
   await Promise.all(transports.splice(0).map((t) => t.close()));
 });
 
-/** A transport running `node -e script`, collecting what it delivers. */
-function start(script: string, maxLineBytes = 1024 * 1024) {
+/** A transport running `node -e script [...extraArgs]`, collecting what it delivers. */
+function start(script: string, maxLineBytes = 1024 * 1024, extraArgs: string[] = []) {
   const messages: JSONRPCMessage[] = [];
   const noise: string[] = [];
   const stderr: string[] = [];
@@ -16,7 +22,7 @@ function start(script: string, maxLineBytes = 1024 * 1024) {
   let closed = false;
   const transport = new StdioProcessTransport({
     command: process.execPath,
-    args: ['-e', script],
+    args: ['-e', script, ...extraArgs],
     env: { PATH: process.env.PATH ?? '' },
     maxLineBytes,
     stopGraceMs: 300,
@@ -67,11 +73,13 @@ describe('StdioProcessTransport', () => {
   });
 
   it('stops a polite child by closing stdin, without any signal', async () => {
-    const t = start(`process.on('SIGTERM', () => { console.error('got SIGTERM'); process.exit(9); }); process.stdin.resume(); process.stdin.on('end', () => process.exit(0));`);
+    const t = start(`process.on('SIGTERM', () => { console.error('got SIGTERM'); process.exit(9); }); process.stdin.resume(); process.stdin.on('end', () => process.exit(0)); console.error('ready');`);
     await t.transport.start();
+    // Close only once the child listens: on a busy machine node can take longer to boot than the grace period.
+    await until(() => t.stderr.join('').includes('ready'));
     await t.transport.close();
     expect(t.transport.exit).toEqual({ code: 0, signal: null });
-    expect(t.stderr.join('')).toBe('');
+    expect(t.stderr.join('')).toBe('ready\n');
   });
 
   it('escalates to SIGTERM for a child that ignores stdin closing', async () => {
@@ -79,6 +87,46 @@ describe('StdioProcessTransport', () => {
     await t.transport.start();
     await t.transport.close();
     expect(t.transport.exit).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+
+  it('hands shell syntax in the args to the child as literal text, and no shell runs it (P2)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-no-shell-'));
+    try {
+      const marker = join(dir, 'ran');
+      const args = [`$(touch ${marker})`, `; touch ${marker}`, `\`touch ${marker}\``, `| touch ${marker}`, '$HOME', '*'];
+      // process.argv of `node -e script a b` is [node, a, b]: what arrives is echoed on stderr.
+      const t = start(`process.stderr.write(JSON.stringify(process.argv.slice(1)));`, 1024 * 1024, args);
+      await t.transport.start();
+      await until(() => t.isClosed());
+      expect(JSON.parse(t.stderr.join(''))).toEqual(args);
+      expect(existsSync(marker)).toBe(false);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it.runIf(process.platform !== 'win32')('kills every process group it started when this process exits without stopping them (P4)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'switchboard-exit-hook-'));
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let pids: { parent: number; child: number } | undefined;
+    try {
+      const pidFile = join(dir, 'pids.json');
+      const stubborn = join(import.meta.dirname, '../../fixtures/servers/stubborn.mjs');
+      await promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'exit-without-stop-child.ts'), stubborn, pidFile]);
+      pids = JSON.parse(await readFile(pidFile, 'utf8')) as { parent: number; child: number };
+      await until(() => !alive(pids!.parent) && !alive(pids!.child));
+      expect([alive(pids.parent), alive(pids.child)]).toEqual([false, false]);
+    } finally {
+      for (const pid of pids ? [pids.parent, pids.child] : []) if (alive(pid)) process.kill(pid, 'SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses to send once the child is gone', async () => {

@@ -6,7 +6,7 @@ import type { ServersSnapshot } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
 import type { SecretVault } from '../../../src-main/core/ports';
-import { fixture, quietLogger, tempHome } from './helpers';
+import { callByName, fixture, quietLogger, tempHome } from './helpers';
 
 /** The vault port backed by a map: these tests are about the manager's wiring, not the keychain. */
 const vault: SecretVault = (() => {
@@ -68,14 +68,14 @@ describe('SwitchboardCore with the MCP manager', () => {
     await settle(events, (s) => s.servers.every((v) => v.state !== 'connecting'));
     expect(await dispatch(c.handlers, 'serverLogs', { name: 'crash' })).toEqual({ ok: true, value: { name: 'crash', stderr: ['fatal: API_KEY is not set'] } });
     const tools = await dispatch(c.handlers, 'listTools', { server: 'box' });
-    expect(tools.ok && (tools.value as { name: string }[]).find((t) => t.name === 'box__echo')).toMatchObject({
+    expect(tools.ok && (tools.value as { qualifiedName: string }[]).find((t) => t.qualifiedName === 'box__echo')).toMatchObject({
       server: 'box',
-      tool: 'echo',
+      name: 'echo',
       enabled: true,
       pending: false,
       inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
     });
-    expect(await dispatch(c.handlers, 'setToolEnabled', { name: 'box__echo', enabled: false })).toEqual({ ok: true, value: null });
+    expect(await dispatch(c.handlers, 'setToolEnabled', { qualifiedName: 'box__echo', enabled: false })).toEqual({ ok: true, value: null });
     expect(JSON.parse(await readFile(join(home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { box: ['echo'] } });
     expect(await dispatch(c.handlers, 'listResources', { name: 'box' })).toEqual({
       ok: true,
@@ -116,7 +116,7 @@ describe('SwitchboardCore with the MCP manager', () => {
     await writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [home] }));
     const { core: c, events } = await startCore({ box: { command: 'node', args: [fixture('toolbox.mjs')] } });
     await settle(events, (s) => s.servers[0]?.state === 'connected');
-    const result = await c.mcp.callTool('box__roots', {});
+    const result = await callByName(c.mcp, 'box__roots', {});
     expect(result.content).toEqual([{ type: 'text', text: JSON.stringify([{ uri: pathToFileURL(home).href, name: basename(home) }]) }]);
   });
 

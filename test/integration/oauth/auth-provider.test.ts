@@ -32,18 +32,21 @@ describe('the background provider: refresh, rotation, invalid_grant and step-up 
     return { service, server, browser, provider: service.providerFor(server) };
   };
 
-  it('sends exactly one refresh however many calls meet a 401 together, and adopts the rotated refresh token (S2)', async () => {
+  it('sends exactly one refresh however many calls meet a 401 together, and adopts the rotated refresh token (S2, O5)', async () => {
     const { provider } = await signedIn();
     const client = await connect(alpha.url, provider);
     const before = (await provider.tokens())!;
     alpha.reject(before.access_token);
     const refreshes = as.grants.refresh_token;
+    const tokenRequests = as.tokenRequests.length;
 
     const answers = await Promise.all(Array.from({ length: 6 }, () => client.callTool({ name: 'whoami' })));
 
     expect(answers.map(toolText)).toEqual(Array(6).fill('user-1 at alpha'));
     expect(as.grants.refresh_token).toBe(refreshes + 1);
     expect(as.refreshErrors).toEqual([]);
+    // The refresh names the resource its tokens are for (O5).
+    expect(as.tokenRequests.slice(tokenRequests)).toEqual([{ grant_type: 'refresh_token', resource: alpha.url }]);
     const after = (await provider.tokens())!;
     expect(after.access_token).not.toBe(before.access_token);
     expect(after.refresh_token).toBeDefined();
@@ -58,17 +61,19 @@ describe('the background provider: refresh, rotation, invalid_grant and step-up 
     await client.close();
   });
 
-  it('refreshes ahead of expiry, before any request meets a 401', async () => {
+  it('refreshes ahead of expiry, before any request meets a 401, naming the resource (O5)', async () => {
     const { provider } = await signedIn();
     const client = await connect(alpha.url, provider);
     const before = (await provider.tokens())!;
     const refreshes = as.grants.refresh_token;
+    const tokenRequests = as.tokenRequests.length;
     const unauthorized = alpha.unauthorized();
 
     clock.offset = before.expires_in! * 1000 - REFRESH_AHEAD_MS / 2;
     expect(toolText(await client.callTool({ name: 'whoami' }))).toBe('user-1 at alpha');
 
     expect(as.grants.refresh_token).toBe(refreshes + 1);
+    expect(as.tokenRequests.slice(tokenRequests)).toEqual([{ grant_type: 'refresh_token', resource: alpha.url }]);
     const after = (await provider.tokens())!;
     expect(after.access_token).not.toBe(before.access_token);
     // The call went out with the new token and met no 401 on the way.
@@ -102,7 +107,7 @@ describe('the background provider: refresh, rotation, invalid_grant and step-up 
     const gamma = await startProtectedMcpServer({ name: 'gamma', issuer: as.issuer, jwksUri: as.jwksUri, scope: MCP_SCOPE, toolScope: ADMIN_SCOPE });
     try {
       const { service, server, browser, provider } = await signedIn(gamma, 'gamma');
-      expect(new URL(browser.opened[0]!).searchParams.get('scope')).toBe(MCP_SCOPE);
+      expect(new URL(browser.opened[0]!).searchParams.get('scope')).toBe(`${MCP_SCOPE} offline_access`);
       const client = await connect(gamma.url, provider);
       const failure = await client.callTool({ name: 'whoami' }).then(
         () => undefined,
@@ -113,7 +118,7 @@ describe('the background provider: refresh, rotation, invalid_grant and step-up 
       await client.close();
 
       await service.signIn(server);
-      expect(new URL(browser.opened[1]!).searchParams.get('scope')).toBe(`${MCP_SCOPE} ${ADMIN_SCOPE}`);
+      expect(new URL(browser.opened[1]!).searchParams.get('scope')).toBe(`${MCP_SCOPE} ${ADMIN_SCOPE} offline_access`);
       const again = await connect(gamma.url, provider);
       expect(toolText(await again.callTool({ name: 'whoami' }))).toBe('user-1 at gamma');
       await again.close();
@@ -140,7 +145,7 @@ describe('the background provider: refresh, rotation, invalid_grant and step-up 
       await expect(client.listTools()).rejects.toThrow('epsilon needs sign-in');
       await service.signIn(server);
       // The probe's initialize goes through unchallenged here: only the recorded challenge says "mcp:tools".
-      expect(new URL(browser.opened[0]!).searchParams.get('scope')).toBe(MCP_SCOPE);
+      expect(new URL(browser.opened[0]!).searchParams.get('scope')).toBe(`${MCP_SCOPE} offline_access`);
       expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['whoami']);
       await client.close();
     } finally {

@@ -6,7 +6,7 @@ import { forgetServerCredentials, SignInService } from '../../../src-main/core/o
 import type { UrlOpener } from '../../../src-main/core/ports';
 import { MCP_SCOPE, startAuthorizationServer, type AuthorizationServerFixture } from '../../fixtures/oauth/authorization-server';
 import { HeadlessBrowser } from '../../fixtures/oauth/headless-browser';
-import { goodAsMetadata, goodPrm, startMetadataServer } from '../../fixtures/oauth/metadata-server';
+import { goodAsMetadata, goodPrm, startMetadataServer, type MetadataServerOptions } from '../../fixtures/oauth/metadata-server';
 import { startProtectedMcpServer, type ProtectedMcpServerFixture } from '../../fixtures/oauth/protected-mcp-server';
 import { CapturingLogger, connect, emptyVault, remoteServer, testVault, toolText, usesKeychain } from './helpers';
 
@@ -34,10 +34,11 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
     return { browser, logger, service: new SignInService({ vault, opener: browser, logger }) };
   };
 
-  it('signs in end to end: S256, resource and state on the authorization URL, the result page, then a tool call', async () => {
+  it('signs in end to end: S256, resource and state on the authorization URL, the result page, then a tool call (O4, O5, O6, O7)', async () => {
     const { browser, service } = setup();
     const server = remoteServer('alpha', alpha.url);
     const codeGrants = as.grants.authorization_code;
+    const tokenRequests = as.tokenRequests.length;
 
     expect(await service.signIn(server)).toEqual({ state: 'signed_in', server: 'alpha' });
 
@@ -46,7 +47,8 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
     expect(authorize.origin).toBe(as.issuer);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('resource')).toBe(alpha.url);
-    expect(authorize.searchParams.get('scope')).toBe(MCP_SCOPE);
+    // The resource's scope, plus offline_access because this authorization server lists it (SEP-2207).
+    expect(authorize.searchParams.get('scope')).toBe(`${MCP_SCOPE} offline_access`);
     expect(authorize.searchParams.get('state')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
 
@@ -56,6 +58,9 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
     expect(landing.headers.get('cache-control')).toBe('no-store');
     expect(landing.headers.get('content-security-policy')).toBe("default-src 'none'");
     expect(as.grants.authorization_code).toBe(codeGrants + 1);
+    // The code exchange names the resource too (O5), and the loopback port is closed once the flow is over (O7).
+    expect(as.tokenRequests.slice(tokenRequests)).toEqual([{ grant_type: 'authorization_code', resource: alpha.url }]);
+    await expect(fetch(authorize.searchParams.get('redirect_uri')!)).rejects.toThrow();
 
     const client = await connect(alpha.url, service.providerFor(server));
     expect(toolText(await client.callTool({ name: 'whoami' }))).toBe('user-1 at alpha');
@@ -63,6 +68,19 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
     // The verifier is gone once the flow ends; what stays is the binding, the registration and the tokens.
     expect((await vault.list()).map((n) => n.split('/').slice(0, 2).join('/')).sort()).toEqual(['oauth/binding', 'oauth/client', 'oauth/tokens']);
     expect(await vault.get(oauthKeys.verifier('alpha'))).toBeUndefined();
+  });
+
+  it('asks for offline_access and registers for the refresh_token grant when the server lists offline_access, and so gets a refresh token (SEP-2207)', async () => {
+    const { browser, service } = setup();
+    const server = remoteServer('alpha', alpha.url);
+    await service.signIn(server);
+    const authorize = new URL(browser.opened[0]!);
+    expect(authorize.searchParams.get('scope')?.split(' ')).toContain('offline_access');
+    // oidc-provider issues a refresh token only for a granted offline_access and a client allowed the grant.
+    const client = await as.provider.Client.find(authorize.searchParams.get('client_id')!);
+    expect(client?.grantTypes).toEqual(['authorization_code', 'refresh_token']);
+    const tokens = await service.providerFor(server).tokens();
+    expect(tokens?.refresh_token).toEqual(expect.any(String));
   });
 
   it('keeps the registration while its loopback port is free, and registers again when it is taken (O12)', async () => {
@@ -174,25 +192,71 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
   });
 });
 
+describe('sign-in to an authorization server that does not list offline_access', () => {
+  let as: AuthorizationServerFixture;
+  let gamma: ProtectedMcpServerFixture;
+  const vault = testVault();
+  beforeAll(async () => {
+    as = await startAuthorizationServer({ offlineAccess: false });
+    gamma = await startProtectedMcpServer({ name: 'gamma', issuer: as.issuer, jwksUri: as.jwksUri, scope: MCP_SCOPE });
+  });
+  afterAll(async () => {
+    await emptyVault(vault);
+    await Promise.all([as.close(), gamma.close()]);
+  });
+
+  it('asks for the resource scope only, and still registers for the refresh_token grant (SEP-2207)', async () => {
+    const browser = new HeadlessBrowser();
+    const service = new SignInService({ vault, opener: browser, logger: new CapturingLogger() });
+    const server = remoteServer('gamma', gamma.url);
+    expect(await service.signIn(server)).toEqual({ state: 'signed_in', server: 'gamma' });
+    const authorize = new URL(browser.opened[0]!);
+    expect(authorize.searchParams.get('scope')).toBe(MCP_SCOPE);
+    const client = await as.provider.Client.find(authorize.searchParams.get('client_id')!);
+    expect(client?.grantTypes).toEqual(['authorization_code', 'refresh_token']);
+    expect((await service.providerFor(server).tokens())?.refresh_token).toEqual(expect.any(String));
+  });
+});
+
 describe('sign-in refusals before anything reaches the browser', () => {
   const vault = testVault();
   afterEach(() => emptyVault(vault));
 
-  const attempt = async (asMetadata: (base: string) => Record<string, unknown>, prm = goodPrm) => {
-    const fixture = await startMetadataServer({ prm, asMetadata });
+  const attempt = async (
+    asMetadata: (base: string) => Record<string, unknown>,
+    prm = goodPrm,
+    options: { browser?: UrlOpener } & Omit<MetadataServerOptions, 'asMetadata' | 'prm'> = {},
+  ) => {
+    const { browser, ...where } = options;
+    const fixture = await startMetadataServer({ prm, asMetadata, ...where });
     const opened: string[] = [];
     // Should anything get through, the flow is cancelled at once rather than waiting for a browser.
-    const opener: UrlOpener = { open: async (url) => void (opened.push(url), service.cancel('hostile')) };
+    const opener: UrlOpener = { open: async (url) => void (opened.push(url), browser ? await browser.open(url) : service.cancel('hostile')) };
     const service: SignInService = new SignInService({ vault, opener, logger: new CapturingLogger() });
     try {
       const error = await service.signIn(remoteServer('hostile', fixture.url)).then(
         () => undefined,
         (e: unknown) => e as Error,
       );
-      return { error, opened, base: fixture.base, requests: fixture.requests };
+      return { error, opened, base: fixture.base, requests: fixture.requests, registrations: fixture.registrations };
     } finally {
       await fixture.close();
     }
+  };
+
+  /** A browser that comes straight back to the loopback callback with a code, the flow's state and the given iss. */
+  const returningWith = (iss: string | undefined) => {
+    const pages: Promise<{ status: number; body: string }>[] = [];
+    const browser: UrlOpener = {
+      open: async (url) => {
+        const authorize = new URL(url);
+        const callback = new URL(authorize.searchParams.get('redirect_uri')!);
+        callback.search = new URLSearchParams({ code: 'the-code', state: authorize.searchParams.get('state')!, ...(iss === undefined ? {} : { iss }) }).toString();
+        // Not awaited: like a real browser tab, the page arrives once the flow has decided.
+        pages.push(fetch(callback).then(async (r) => ({ status: r.status, body: await r.text() })));
+      },
+    };
+    return { browser, pages };
   };
 
   it.each([
@@ -255,5 +319,89 @@ describe('sign-in refusals before anything reaches the browser', () => {
     );
     expect(opened).toEqual([]);
     expect(requests).toEqual(['POST /mcp', 'GET /.well-known/oauth-protected-resource/mcp']);
+  });
+
+  it.each([
+    ['names another issuer', 'https://attacker.example', {}, 'the answer came from another authorization server'],
+    ['leaves out iss although the server promised it', undefined, { authorization_response_iss_parameter_supported: true }, 'the answer did not say which authorization server sent it'],
+  ])('refuses a callback that %s, and never spends its code (O6, RFC 9207)', async (_label, iss, promise, reason) => {
+    const { browser, pages } = returningWith(iss);
+    const { error, opened, base, requests } = await attempt((b) => ({ ...goodAsMetadata(b), ...promise }), goodPrm, { browser });
+    expect(opened).toHaveLength(1);
+    expect(error?.message).toBe(`sign-in to hostile refused: ${reason} (expected issuer ${base})`);
+    expect(requests).not.toContain('POST /token');
+    expect(await pages[0]).toEqual({ status: 400, body: expect.stringContaining(`Sign-in to hostile failed: ${reason}. You can close this tab.`) as string });
+  });
+
+  it.each([
+    ['with the right iss', true],
+    ['without iss, from a server that never promised one', false],
+  ])('takes a callback %s on to the token endpoint (O6)', async (_label, withIss) => {
+    let issuer = '';
+    const browser: UrlOpener = { open: (url) => returningWith(withIss ? issuer : undefined).browser.open(url) };
+    const { requests } = await attempt((b) => ((issuer = b), goodAsMetadata(b)), goodPrm, { browser });
+    // The fixture has no token endpoint: what matters is that the code was taken there.
+    expect(requests.filter((r) => r === 'POST /token')).toHaveLength(1);
+  });
+
+  it('registers as a native app with its loopback redirect and no client secret (O12)', async () => {
+    const { error, opened, registrations } = await attempt(goodAsMetadata);
+    expect(error).toBeUndefined();
+    expect(registrations).toEqual([
+      expect.objectContaining({
+        application_type: 'native',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+        redirect_uris: [new URL(opened[0]!).searchParams.get('redirect_uri')],
+      }),
+    ]);
+    expect(new URL(opened[0]!).searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);
+  });
+
+  it('asks the person for a client ID when the authorization server offers no way to register (O12)', async () => {
+    const { error, opened, registrations } = await attempt((b) => {
+      const { registration_endpoint: _omit, ...rest } = goodAsMetadata(b);
+      return rest;
+    });
+    expect(error?.message).toBe(
+      "sign-in to hostile needs a client ID: its authorization server offers neither a client ID metadata document nor dynamic registration; enter one in hostile's settings",
+    );
+    expect(opened).toEqual([]);
+    expect(registrations).toEqual([]);
+  });
+
+  it('reads the protected-resource metadata where the 401 challenge says, not at the well-known URL (O1)', async () => {
+    const { error, opened, requests } = await attempt(goodAsMetadata, goodPrm, { prmPath: '/elsewhere/prm.json' });
+    expect(error).toBeUndefined();
+    expect(opened).toHaveLength(1);
+    expect(requests.slice(0, 3)).toEqual(['POST /mcp', 'GET /elsewhere/prm.json', 'GET /.well-known/oauth-authorization-server']);
+  });
+
+  it('without resource_metadata in the challenge, tries the path-based well-known URL, then the root one (O1)', async () => {
+    const { error, opened, requests } = await attempt(goodAsMetadata, goodPrm, { challengeNamesPrm: false, prmPath: '/.well-known/oauth-protected-resource' });
+    expect(error).toBeUndefined();
+    expect(opened).toHaveLength(1);
+    expect(requests.slice(0, 4)).toEqual([
+      'POST /mcp',
+      'GET /.well-known/oauth-protected-resource/mcp',
+      'GET /.well-known/oauth-protected-resource',
+      'GET /.well-known/oauth-authorization-server',
+    ]);
+  });
+
+  it('finds the metadata of an issuer with a path by RFC 8414 path insertion first, then the OpenID forms (O2)', async () => {
+    const { error, opened, requests } = await attempt(
+      // An OpenID provider document must carry these three as well.
+      (b) => ({ ...goodAsMetadata(b), issuer: `${b}/tenant`, jwks_uri: `${b}/jwks`, subject_types_supported: ['public'], id_token_signing_alg_values_supported: ['RS256'] }),
+      (b) => ({ ...goodPrm(b), authorization_servers: [`${b}/tenant`] }),
+      { asMetadataPath: '/tenant/.well-known/openid-configuration' },
+    );
+    expect(error).toBeUndefined();
+    expect(opened).toHaveLength(1);
+    expect(requests.slice(2, 5)).toEqual([
+      'GET /.well-known/oauth-authorization-server/tenant',
+      'GET /.well-known/openid-configuration/tenant',
+      'GET /tenant/.well-known/openid-configuration',
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import type { PlainSecretScan } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
 import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
-import { EVERYTHING, quietLogger, tempHome } from '../mcp/helpers';
+import { callByName, EVERYTHING, quietLogger, tempHome } from '../mcp/helpers';
 
 const hasKeychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
 const linux = process.platform === 'linux';
@@ -70,7 +70,7 @@ describe.skipIf(skipReason !== '')(`plain secrets in a Claude Desktop file being
     // Claude Desktop's file is the user's other client's: Switchboard reads it, never writes it.
     expect(await readFile(claudeFile, 'utf8')).toBe(claudeText);
 
-    const result = await c.mcp.callTool('brave__get-env', {});
+    const result = await callByName(c.mcp, 'brave__get-env', {});
     const text = (result.content as { type: string; text?: string }[]).find((p) => p.type === 'text')?.text ?? '{}';
     expect((JSON.parse(text) as Record<string, string>).BRAVE_API_KEY).toBe(CANARY);
   });

@@ -9,7 +9,7 @@ import { parseConfigText } from '../../../src-main/core/config/parse-config-file
 import { dispatch } from '../../../src-main/core/dispatch';
 import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
-import { EVERYTHING, quietLogger, tempHome } from '../mcp/helpers';
+import { callByName, EVERYTHING, quietLogger, tempHome } from '../mcp/helpers';
 
 const hasKeychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
 const skipReason = hasKeychain ? '' : ' [skipped: SWITCHBOARD_TEST_KEYCHAIN is unset; run under bash test/with-keychain.sh]';
@@ -73,7 +73,7 @@ describe.skipIf(!hasKeychain)(`moving plain secrets into the real OS keychain${s
   }
 
   async function envSeenBy(c: SwitchboardCore): Promise<Record<string, string>> {
-    const result = await c.mcp.callTool('ev__get-env', {});
+    const result = await callByName(c.mcp, 'ev__get-env', {});
     const text = (result.content as { type: string; text?: string }[]).find((p) => p.type === 'text')?.text ?? '';
     return JSON.parse(text) as Record<string, string>;
   }

@@ -5,7 +5,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ApprovalRequest, Result, ToolCallApprovalRequest, ToolRunResult } from '../../../src-preload/contract';
+import type { ApprovalRequest, Result, ToolCallApprovalRequest, ToolResult } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
 import type { SecretVault } from '../../../src-main/core/ports';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
@@ -53,7 +53,7 @@ afterEach(async () => {
   await cleanup();
 });
 
-const run = (server: string, tool: string, args: Record<string, unknown>) => dispatch(core.handlers, 'runTool', { server, tool, args }) as Promise<Result<ToolRunResult>>;
+const run = (server: string, tool: string, args: Record<string, unknown>) => dispatch(core.handlers, 'runTool', { server, tool, args }) as Promise<Result<ToolResult>>;
 
 async function nextRequest(): Promise<ToolCallApprovalRequest> {
   for (let i = 0; i < 500 && requested.length === 0; i++) await new Promise((d) => setTimeout(d, 10));
@@ -66,7 +66,7 @@ describe('runTool', () => {
   it('runs a tool of a server set to approval: auto at once and returns the mapped result', async () => {
     expect(await run('everything', 'echo', { message: 'hello by hand' })).toEqual({
       ok: true,
-      value: { isError: false, content: [{ type: 'text', text: 'Echo: hello by hand' }], truncatedChars: 0 },
+      value: { content: [{ type: 'text', text: 'Echo: hello by hand' }], truncatedChars: 0 },
     });
     expect(requested).toEqual([]);
   });
@@ -81,10 +81,10 @@ describe('runTool', () => {
   });
 
   it('refuses a disabled tool', async () => {
-    expect(await dispatch(core.handlers, 'setToolEnabled', { name: 'everything__echo', enabled: false })).toEqual({ ok: true, value: null });
+    expect(await dispatch(core.handlers, 'setToolEnabled', { qualifiedName: 'everything__echo', enabled: false })).toEqual({ ok: true, value: null });
     expect(await run('everything', 'echo', { message: 'x' })).toEqual({
       ok: false,
-      error: { code: 'conflict', message: 'tool "echo" on server "everything" is disabled; turn it on in the tools list to run it' },
+      error: { code: 'conflict', message: 'tool "echo" on server "everything" is disabled; turn it on in the tools list to use it' },
     });
   });
 
@@ -115,7 +115,7 @@ describe('runTool', () => {
     expect(core.chat.broker.pendingRequests().map((r) => r.id)).toEqual([request.id]);
     expect(settled).toBe(false);
     expect(await dispatch(core.handlers, 'answerApproval', { id: request.id, decision: 'allow_once', editedArgs: { message: 'edited in the dialog' } })).toEqual({ ok: true, value: null });
-    expect(await pending).toEqual({ ok: true, value: { isError: false, content: [{ type: 'text', text: 'edited in the dialog' }], truncatedChars: 0 } });
+    expect(await pending).toEqual({ ok: true, value: { content: [{ type: 'text', text: 'edited in the dialog' }], truncatedChars: 0 } });
   });
 
   it('comes back with the denial and its reason when the person denies', async () => {

@@ -5,17 +5,13 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalBroker, type BrokerEvent } from '../../../src-main/core/approvals/approval-broker';
 import type { PolicySettings } from '../../../src-main/core/approvals/approval-policy';
 import { ApprovalStore, approvalsFile } from '../../../src-main/core/approvals/approval-store';
-import type { CatalogTool } from '../../../src-main/core/chat/tool-runtime';
+import { catalogTool } from '../../support/catalog-tool';
 import type { ToolCallApprovalRequest } from '../../../src-preload/contract/chat';
 
-const echo: CatalogTool = {
-  name: 'everything__echo',
-  server: 'everything',
-  tool: 'echo',
+const echo = catalogTool('everything', 'echo', {
   description: 'Echoes back the input string',
   inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'], additionalProperties: false },
-  annotations: {},
-};
+});
 
 let home: string;
 let events: BrokerEvent[];
@@ -37,7 +33,7 @@ afterEach(async () => {
 });
 
 const ask = (tool = echo, args: Record<string, unknown> = { message: 'hi' }, signal = new AbortController().signal) =>
-  broker.requestToolCall({ tool, args, catalog: [tool], signal, conversationId: 'c1', callId: 'call-1' });
+  broker.requestToolCall({ tool, args, origin: 'model', catalog: () => [tool], signal, conversationId: 'c1', callId: 'call-1' });
 const lastRequest = () => (events.filter((e) => e.name === 'approvalRequested').at(-1)!.payload as ToolCallApprovalRequest);
 
 describe('ApprovalBroker tool calls', () => {
@@ -51,6 +47,7 @@ describe('ApprovalBroker tool calls', () => {
       server: 'everything',
       tool: 'echo',
       name: 'everything__echo',
+      origin: 'model',
       description: 'Echoes back the input string',
       inputSchema: echo.inputSchema,
       annotations: {},
@@ -134,11 +131,11 @@ describe('ApprovalBroker tool calls', () => {
   });
 
   it('always-allow server covers its other tools', async () => {
-    const sum: CatalogTool = { ...echo, name: 'everything__get-sum', tool: 'get-sum', description: 'Adds' };
-    const first = broker.requestToolCall({ tool: echo, args: { message: 'a' }, catalog: [echo, sum], signal: new AbortController().signal });
+    const sum = catalogTool('everything', 'get-sum', { ...echo, description: 'Adds' });
+    const first = broker.requestToolCall({ tool: echo, args: { message: 'a' }, origin: 'model', catalog: () => [echo, sum], signal: new AbortController().signal });
     await broker.answer({ id: 'req-1', decision: 'always_allow_server' });
     await first;
-    expect(await broker.requestToolCall({ tool: sum, args: {}, catalog: [echo, sum], signal: new AbortController().signal })).toMatchObject({
+    expect(await broker.requestToolCall({ tool: sum, args: {}, origin: 'model', catalog: () => [echo, sum], signal: new AbortController().signal })).toMatchObject({
       kind: 'run',
       by: 'policy',
       because: 'you always allow the server "everything"',

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { decide, matchRule, type ApprovalRule, type PolicySettings } from '../../../src-main/core/approvals/approval-policy';
-import type { CatalogTool } from '../../../src-main/core/chat/tool-runtime';
+import type { CatalogTool } from '../../../src-preload/contract/tools';
+import { catalogTool } from '../../support/catalog-tool';
 
 const tool = (name: string, annotations: CatalogTool['annotations'] = {}): CatalogTool => {
   const [server, t] = name.split('__') as [string, string];
-  return { name, server, tool: t, description: 'd', inputSchema: { type: 'object' }, annotations };
+  return catalogTool(server, t, { description: 'd', annotations });
 };
 const settings = (over: Partial<PolicySettings> = {}): PolicySettings => ({ rules: [], autoAllowReadOnly: false, serverApproval: () => 'ask', ...over });
 const none = { kind: 'none' } as const;

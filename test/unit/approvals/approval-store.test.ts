@@ -3,16 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ApprovalStore, approvalsFile } from '../../../src-main/core/approvals/approval-store';
-import type { CatalogTool } from '../../../src-main/core/chat/tool-runtime';
+import type { CatalogTool } from '../../../src-preload/contract/tools';
+import { catalogTool } from '../../support/catalog-tool';
 
-const tool = (server: string, name: string, description = 'd'): CatalogTool => ({
-  name: `${server}__${name}`,
-  server,
-  tool: name,
-  description,
-  inputSchema: { type: 'object' },
-  annotations: {},
-});
+const tool = (server: string, name: string, description = 'd'): CatalogTool => catalogTool(server, name, { description });
 
 let home: string;
 beforeEach(async () => {

@@ -9,6 +9,12 @@ describe('flagText', () => {
       { kind: 'hidden_characters', where: 'description', category: 'unicode_tags', count: 9, codepoints: ['U+E0073', 'U+E0065', 'U+E006E', 'U+E0064', 'U+E0020', 'U+E006B', 'U+E0079'], decoded: 'send keys' },
     ]);
   });
+  it('cuts an instruction excerpt only between whole characters, never inside a surrogate pair', () => {
+    const text = `${tags('abcdefghijkl')}x<IMPORTANT>y${tags('mnopqrstuvwx')}`;
+    const flag = flagText(text, 'description').find((f) => f.kind === 'instruction_block')!;
+    // 20 UTF-16 units either side would land inside a tag character on both ends: the excerpt widens to whole characters.
+    expect(flag.kind === 'instruction_block' && flag.excerpt).toBe(`${tags('cdefghijkl')}x<IMPORTANT>y${tags('mnopqrstuv')}`);
+  });
   it('flags zero-width and bidi control characters by category', () => {
     expect(flagText('read\u200Bme\u2060', 'title')).toEqual([
       { kind: 'hidden_characters', where: 'title', category: 'zero_width', count: 2, codepoints: ['U+200B', 'U+2060'] },

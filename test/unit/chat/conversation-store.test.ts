@@ -32,6 +32,24 @@ describe('ConversationStore', () => {
     expect(await restarted.get(c.id)).toEqual({ ...c, messageCount: 2 });
   });
 
+  it('keeps a tool result whole with why it ran and how long, and reads an older file that stored only content', async () => {
+    const c = await saved('echo', 100);
+    const result = { content: [{ type: 'text' as const, text: 'Echo: hi' }], structuredContent: { n: 1 }, _meta: { ui: 'x' }, truncatedChars: 0 };
+    c.messages.push({ role: 'tool', results: [{ callId: 'c1', name: 'e__echo', args: {}, state: 'succeeded', result, because: 'you allowed it once', elapsedMs: 42, textForModel: 'Echo: hi' }], at: 101 });
+    await store.save(c);
+    expect((await new ConversationStore(conversationsDir(home)).get(c.id)).messages[1]).toEqual(c.messages[1]);
+
+    const old = { id: 'old-1', title: 'old', createdAt: 1, updatedAt: 2, messages: [{ role: 'tool', at: 2, results: [
+      { callId: 'a', name: 'e__echo', args: {}, state: 'succeeded', content: [{ type: 'text', text: 'Echo: old' }], textForModel: 'Echo: old' },
+      { callId: 'b', name: 'e__echo', args: {}, state: 'denied', content: [], textForModel: 'denied' },
+    ] }] };
+    await writeFile(join(conversationsDir(home), 'old-1.json'), JSON.stringify(old));
+    expect((await store.get('old-1')).messages[0]).toEqual({ role: 'tool', at: 2, results: [
+      { callId: 'a', name: 'e__echo', args: {}, state: 'succeeded', result: { content: [{ type: 'text', text: 'Echo: old' }], truncatedChars: 0 }, textForModel: 'Echo: old' },
+      { callId: 'b', name: 'e__echo', args: {}, state: 'denied', textForModel: 'denied' },
+    ] });
+  });
+
   it('lists newest first, renames and deletes', async () => {
     const older = await saved('first', 100);
     const newer = await saved('second', 200);

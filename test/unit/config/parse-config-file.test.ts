@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineColumn, parseConfigText } from '../../../src-main/core/config/parse-config-file';
+import { parseConfigText } from '../../../src-main/core/config/parse-config-file';
 import type { ConfigSource } from '../../../src-main/core/config/server-config';
 
 const own: ConfigSource = { path: '/h/servers.json', origin: 'switchboard', userWritten: true };
@@ -11,6 +11,13 @@ describe('parseConfigText', () => {
     const parsed = parseConfigText(text, own);
     expect(parsed.servers.map((s) => s.name)).toEqual(['good', 'also-good']);
     expect(parsed.problems).toEqual([{ file: own.path, server: 'bad', line: 4, column: 5, message: 'server "bad": "url" must be a string' }]);
+  });
+
+  it('names a "__proto__" entry as a problem instead of losing it without a word (found by the soak\'s fuzz)', () => {
+    const text = ['{', '  "servers": {', '    "good": { "command": "a" },', '    "__proto__": { "command": "b" }', '  }', '}'].join('\n');
+    const parsed = parseConfigText(text, own);
+    expect(parsed.servers.map((s) => s.name)).toEqual(['good']);
+    expect(parsed.problems).toEqual([{ file: own.path, server: '__proto__', line: 4, column: 5, message: 'server "__proto__": server name "__proto__" is reserved' }]);
   });
 
   it('reports invalid JSON with the file, line and column of the first error and loads nothing', () => {
@@ -63,12 +70,5 @@ describe('parseConfigText', () => {
     expect(parsed.problems).toEqual([
       { file: vscode.path, line: 2, column: 3, message: '/proj/.vscode/mcp.json: "inputs" are not supported and were ignored; ${input:...} references stay as written' },
     ]);
-  });
-});
-
-describe('lineColumn', () => {
-  it('counts lines and columns from 1', () => {
-    expect(lineColumn('ab\ncd', 0)).toEqual({ line: 1, column: 1 });
-    expect(lineColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
   });
 });

@@ -2,8 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CONTENT_SECURITY_POLICY } from '../../../src-main/core/csp';
-import { APP_ENTRY_URL, appProtocolHandler, registerAppScheme } from '../../../src-main/electron/app-protocol';
+import { APP_CSP, APP_ENTRY_URL, appProtocolHandler, registerAppScheme } from '../../../src-main/electron/app-protocol';
 
 let base: string;
 let renderer: string;
@@ -23,29 +22,38 @@ afterAll(() => rmSync(base, { recursive: true, force: true }));
 const get = (url: string) => serve(new Request(url));
 
 describe('the app:// protocol (SECURITY R2)', () => {
-  it('registers app as a standard, secure scheme', () => {
-    const registered: unknown[] = [];
-    registerAppScheme({ registerSchemesAsPrivileged: (schemes) => registered.push(...schemes) });
-    expect(registered).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, corsEnabled: true } }]);
+  it('registers app as a standard, secure scheme, and the apps sandbox scheme in the same single call', () => {
+    const calls: unknown[][] = [];
+    registerAppScheme({ registerSchemesAsPrivileged: (schemes) => calls.push(schemes) });
+    expect(calls).toEqual([
+      [
+        { scheme: 'app', privileges: { standard: true, secure: true, corsEnabled: true } },
+        // A real origin for the sandbox and nothing else: no fetch API, no CORS, no CSP bypass (SECURITY U1).
+        { scheme: 'switchboard-sandbox', privileges: { standard: true, secure: true } },
+      ],
+    ]);
   });
 
   it('serves the entry page with the CSP, and the CSP allows no inline code and no eval', async () => {
     const response = await get(APP_ENTRY_URL);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
-    expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(response.headers.get('content-security-policy')).toBe(APP_CSP);
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(await response.text()).toBe('<!doctype html><title>Switchboard</title>');
-    expect(CONTENT_SECURITY_POLICY).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
-    expect(CONTENT_SECURITY_POLICY).toContain("script-src 'self'");
-    expect(CONTENT_SECURITY_POLICY).toContain("object-src 'none'");
+    expect(APP_CSP).not.toMatch(/unsafe-inline|unsafe-eval|\*/);
+    expect(APP_CSP).toContain("script-src 'self'");
+    expect(APP_CSP).toContain("object-src 'none'");
+    // The one frame the UI may hold is the apps sandbox on its own scheme (SECURITY U1).
+    expect(APP_CSP).toContain('frame-src switchboard-sandbox://proxy;');
+    expect(APP_CSP.match(/frame-src [^;]*/g)).toEqual(['frame-src switchboard-sandbox://proxy']);
   });
 
   it('serves / as the entry page and a script as JavaScript, both with the CSP', async () => {
     expect(await (await get('app://switchboard/')).text()).toContain('<title>Switchboard</title>');
     const script = await get('app://switchboard/assets/index-abc.js');
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
-    expect(script.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(script.headers.get('content-security-policy')).toBe(APP_CSP);
     expect(await script.text()).toBe('console.log(1)');
   });
 
@@ -79,7 +87,7 @@ describe('the app:// protocol (SECURITY R2)', () => {
   it('answers 404, with the CSP, for a file that does not exist', async () => {
     const response = await get('app://switchboard/missing.js');
     expect(response.status).toBe(404);
-    expect(response.headers.get('content-security-policy')).toBe(CONTENT_SECURITY_POLICY);
+    expect(response.headers.get('content-security-policy')).toBe(APP_CSP);
     expect(await response.text()).toBe('not found: /missing.js');
   });
 });

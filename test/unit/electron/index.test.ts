@@ -49,6 +49,7 @@ async function standIns() {
   electron.app.lockGranted = true;
   electron.app.quitRequests = 0;
   electron.app.quitted = false;
+  electron.nativeTheme.reset();
   return electron;
 }
 
@@ -63,7 +64,10 @@ describe('the Electron composition root', () => {
     const { app, callOrder, protocol } = await boot();
     expect(app.getPath('userData')).toBe(home);
     expect(callOrder).toEqual(['setPath userData', 'registerSchemesAsPrivileged', 'requestSingleInstanceLock']);
-    expect(protocol.privileged).toEqual([{ scheme: 'app', privileges: { standard: true, secure: true, corsEnabled: true } }]);
+    expect(protocol.privileged).toEqual([
+      { scheme: 'app', privileges: { standard: true, secure: true, corsEnabled: true } },
+      { scheme: 'switchboard-sandbox', privileges: { standard: true, secure: true } },
+    ]);
     app.quit();
   });
 
@@ -97,11 +101,15 @@ describe('the Electron composition root', () => {
     await vi.waitFor(() => expect(TestBrowserWindow.instances).toHaveLength(1));
     const win = TestBrowserWindow.instances[0]!;
 
-    expect([...protocol.handlers.keys()]).toEqual(['app']);
+    expect([...protocol.handlers.keys()]).toEqual(['app', 'switchboard-sandbox']);
+    const proxy = await protocol.handlers.get('switchboard-sandbox')!(new Request('switchboard-sandbox://proxy/'));
+    expect([proxy.status, proxy.headers.get('content-security-policy')]).toEqual([200, expect.stringContaining('frame-ancestors app://switchboard')]);
     expect([...ipcMain.handlers.keys()].sort()).toEqual(Object.keys(invokes).map((n) => invokeChannel(n as InvokeName)).sort());
     const listed = (await ipcMain.invoke(invokeChannel('listServers'), { url: 'app://switchboard/index.html', parent: null }, {})) as { ok: true; value: ServersSnapshot };
     expect(listed.value.servers.map((s) => s.name).sort()).toEqual(['everything', 'notes']);
     expect(listed.value.configPath).toBe(join(home, 'servers.json'));
+    // Electron's shell, not the core, knows where the apps sandbox is.
+    expect(await ipcMain.invoke(invokeChannel('appSandbox'), { url: 'app://switchboard/index.html', parent: null }, {})).toEqual({ ok: true, value: { url: 'switchboard-sandbox://proxy/' } });
 
     const prefs = win.options.webPreferences as Record<string, unknown>;
     expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true });
@@ -135,5 +143,33 @@ describe('the Electron composition root', () => {
     expect(isRunning(serverPid)).toBe(false);
     expect(win.destroyed).toBe(true);
     expect(tray.destroyed).toBe(true);
+  });
+
+  it('opens the window in the stored theme, and a new choice reaches nativeTheme, the window, the tray and the page', async () => {
+    writeFileSync(join(home, 'appearance.json'), JSON.stringify({ theme: 'dark' }));
+    const { app, ipcMain, Tray, TestBrowserWindow, nativeTheme } = await boot();
+    app.becomeReady();
+    await vi.waitFor(() => expect(TestBrowserWindow.instances).toHaveLength(1));
+    const win = TestBrowserWindow.instances[0]!;
+    expect(nativeTheme.themeSource).toBe('dark');
+    expect(win.options.backgroundColor).toBe('#12151c');
+    const tray = Tray.instances.at(-1)!;
+    const checked = () => (tray.menu!.template.find((i) => i.label === 'Appearance') as unknown as { submenu: { label: string; checked: boolean }[] }).submenu.find((i) => i.checked)!.label;
+    expect(checked()).toBe('Dark');
+
+    const frame = { url: 'app://switchboard/index.html', parent: null };
+    expect(await ipcMain.invoke(invokeChannel('setAppearance'), frame, { theme: 'light' })).toEqual({ ok: true, value: { theme: 'light' } });
+    expect(nativeTheme.themeSource).toBe('light');
+    expect(win.backgroundColor).toBe('#f6f7f9');
+    expect(checked()).toBe('Light');
+    expect(win.webContents.sent).toContainEqual(['switchboard:event:appearanceChanged', { theme: 'light' }]);
+    expect(JSON.parse(readFileSync(join(home, 'appearance.json'), 'utf8'))).toEqual({ theme: 'light' });
+
+    const refused = (await ipcMain.invoke(invokeChannel('setAppearance'), frame, { theme: 'sepia' })) as { ok: false; error: { code: string; message: string } };
+    expect(refused.error).toEqual({ code: 'invalid_input', message: 'setAppearance: invalid payload at "theme": theme must be "system", "light" or "dark"' });
+    expect(JSON.parse(readFileSync(join(home, 'appearance.json'), 'utf8'))).toEqual({ theme: 'light' });
+
+    app.quit();
+    await vi.waitFor(() => expect(app.quitted).toBe(true), { timeout: 20_000 });
   });
 });

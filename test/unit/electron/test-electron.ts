@@ -135,6 +135,35 @@ export class Tray extends EventEmitter {
   }
 }
 
+/** nativeTheme as Electron keeps it: themeSource decides, "system" follows the OS; 'updated' on every change. */
+export class TestNativeTheme extends EventEmitter {
+  /** The OS's scheme, which a test flips with setOsDark. */
+  osDark = false;
+  private source: 'system' | 'light' | 'dark' = 'system';
+  get themeSource() {
+    return this.source;
+  }
+  set themeSource(next: 'system' | 'light' | 'dark') {
+    const before = this.shouldUseDarkColors;
+    this.source = next;
+    if (this.shouldUseDarkColors !== before) this.emit('updated');
+  }
+  get shouldUseDarkColors(): boolean {
+    return this.source === 'system' ? this.osDark : this.source === 'dark';
+  }
+  setOsDark(dark: boolean): void {
+    const before = this.shouldUseDarkColors;
+    this.osDark = dark;
+    if (this.shouldUseDarkColors !== before) this.emit('updated');
+  }
+  reset(): void {
+    this.removeAllListeners();
+    this.osDark = false;
+    this.source = 'system';
+  }
+}
+export const nativeTheme = new TestNativeTheme();
+
 /** Every call the composition root makes that order matters for, in order. */
 export const callOrder: string[] = [];
 
@@ -148,9 +177,14 @@ export class TestBrowserWindow extends EventEmitter {
   destroyed = false;
   url = '';
   bounds = { x: 10, y: 20, width: 1100, height: 760 };
+  backgroundColor: string;
   constructor(readonly options: Record<string, unknown>) {
     super();
+    this.backgroundColor = String(options.backgroundColor);
     TestBrowserWindow.instances.push(this);
+  }
+  setBackgroundColor(color: string): void {
+    this.backgroundColor = color;
   }
   loadURL(url: string): Promise<void> {
     this.url = url;
@@ -262,4 +296,4 @@ export const screen = {
 };
 
 /** electron-store imports electron's default export (CommonJS interop): the same stand-ins. */
-export default { app, ipcMain, shell };
+export default { app, ipcMain, shell, nativeTheme };

@@ -27,6 +27,9 @@ class TestActions implements TrayActions {
   reconnectAll() {
     this.done.push('reconnectAll');
   }
+  setTheme(theme: string) {
+    this.done.push(`theme ${theme}`);
+  }
   quit() {
     this.done.push('quit');
   }
@@ -60,8 +63,18 @@ describe('trayMenuTemplate', () => {
       'files — error: command not found: npx (disabled)',
       '---',
       'Reconnect all',
+      'Appearance',
       'Quit',
     ]);
+  });
+
+  it('offers the theme choice as radio items, the current one checked, each storing its choice', () => {
+    const actions = new TestActions();
+    const appearance = trayMenuTemplate(snapshotOf([]), actions, 'dark').find((item) => item.label === 'Appearance')!;
+    const items = appearance.submenu as { label: string; type: string; checked: boolean; click: () => void }[];
+    expect(items.map((i) => `${i.type} ${i.label}${i.checked ? ' (checked)' : ''}`)).toEqual(['radio Same as the system', 'radio Light', 'radio Dark (checked)']);
+    items[1]!.click();
+    expect(actions.done).toEqual(['theme light']);
   });
 
   it('runs the matching action for open, reconnect all and quit', () => {
@@ -120,6 +133,17 @@ describe('StatusTray', () => {
     expect(tray.image.path).toBe(resolve(assetsDir, 'tray-green.png'));
     expect(tray.tooltip).toBe('MCP 2/2');
     expect(tray.menu!.template.map((i) => i.label)).toContain('b — connected');
+  });
+
+  it('checks the stored theme and follows every appearanceChanged, keeping the servers it last showed', () => {
+    const events = new EventHub();
+    new StatusTray(assetsDir, new TestActions(), events, snapshotOf([server('a', 'connected')]), 'light');
+    const tray = Tray.instances[0]!;
+    const checked = () => ((tray.menu!.template.find((i) => i.label === 'Appearance') as { submenu: { label: string; checked: boolean }[] }).submenu.find((i) => i.checked)!.label);
+    expect(checked()).toBe('Light');
+    events.emit('appearanceChanged', { theme: 'dark' });
+    expect(checked()).toBe('Dark');
+    expect(tray.menu!.template.map((i) => i.label)).toContain('a — connected');
   });
 
   it('opens the window on a click and stops following events once destroyed', () => {

@@ -34,7 +34,7 @@ function hardened() {
 
 describe('windowOptions (SECURITY R1)', () => {
   it('sandboxes the renderer, isolates its context and gives it no Node, each set explicitly', () => {
-    const prefs = windowOptions('/app/out/preload/index.cjs').webPreferences!;
+    const prefs = windowOptions('/app/out/preload/index.cjs', undefined, '#fff').webPreferences!;
     expect(prefs).toMatchObject({
       preload: '/app/out/preload/index.cjs',
       sandbox: true,
@@ -53,9 +53,9 @@ describe('windowOptions (SECURITY R1)', () => {
   });
 
   it('starts hidden and carries the icon only when given one', () => {
-    expect(windowOptions('/p.cjs').show).toBe(false);
-    expect('icon' in windowOptions('/p.cjs')).toBe(false);
-    expect(windowOptions('/p.cjs', '/app/assets/icon.png').icon).toBe('/app/assets/icon.png');
+    expect(windowOptions('/p.cjs', undefined, '#fff').show).toBe(false);
+    expect('icon' in windowOptions('/p.cjs', undefined, '#fff')).toBe(false);
+    expect(windowOptions('/p.cjs', '/app/assets/icon.png', '#fff').icon).toBe('/app/assets/icon.png');
   });
 });
 
@@ -87,6 +87,24 @@ describe('hardenWindow (SECURITY R3, R4)', () => {
     expect(contents.windowOpenHandler!({ url: 'javascript:alert(1)' })).toEqual({ action: 'deny' });
     expect(contents.windowOpenHandler!({ url: 'http://example.com/plain' })).toEqual({ action: 'deny' });
     expect(opener.opened).toEqual(['https://example.com/a', 'http://127.0.0.1:4000/cb']);
+  });
+
+  it('lets an app frame load only the sandbox proxy and its srcdoc app, never another address (SECURITY U4)', () => {
+    const { contents, logger } = hardened();
+    const navigate = (url: string, isMainFrame = false) => {
+      const event = Object.assign(new TestEvent(), { url, isMainFrame });
+      contents.emit('will-frame-navigate', event);
+      return event.defaultPrevented;
+    };
+    expect(navigate('switchboard-sandbox://proxy/?csp=%7B%7D')).toBe(false);
+    expect(navigate('switchboard-sandbox://proxy/')).toBe(false);
+    expect(navigate('about:srcdoc')).toBe(false);
+    expect(navigate('https://exfiltrate.example/?data=secret')).toBe(true);
+    expect(navigate('switchboard-sandbox://proxy.evil/')).toBe(true);
+    expect(navigate('app://switchboard/index.html')).toBe(true);
+    // The main frame is will-navigate's business (it allows nothing either).
+    expect(navigate('app://switchboard/index.html', true)).toBe(false);
+    expect(logger.lines[0]).toEqual(['warn', 'refused a navigation inside an app frame', { url: 'https://exfiltrate.example/?data=secret' }]);
   });
 
   it('refuses to attach a webview', () => {

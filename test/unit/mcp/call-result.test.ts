@@ -1,45 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { capText, mapCallResult } from '../../../src-main/core/mcp/call-result';
+import { capCallResult, capText } from '../../../src-main/core/mcp/call-result';
 
-describe('mapCallResult', () => {
-  it('maps every content type into plain data', () => {
-    const mapped = mapCallResult({
+describe('capCallResult', () => {
+  it('keeps the result as the server sent it: every content type, resources nested, structured content and _meta', () => {
+    const raw = {
       content: [
-        { type: 'text', text: 'hi' },
-        { type: 'image', mimeType: 'image/png', data: 'AAA' },
-        { type: 'audio', mimeType: 'audio/wav', data: 'BBB' },
-        { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', description: 'A file' },
-        { type: 'resource', resource: { uri: 'mem://x', mimeType: 'text/plain', text: 'inside' } },
-        { type: 'resource', resource: { uri: 'mem://y', blob: 'CCC' } },
+        { type: 'text' as const, text: 'hi' },
+        { type: 'image' as const, mimeType: 'image/png', data: 'AAA' },
+        { type: 'audio' as const, mimeType: 'audio/wav', data: 'BBB' },
+        { type: 'resource_link' as const, uri: 'file:///a.txt', name: 'a.txt', description: 'A file' },
+        { type: 'resource' as const, resource: { uri: 'mem://x', mimeType: 'text/plain', text: 'inside' } },
+        { type: 'resource' as const, resource: { uri: 'mem://y', blob: 'CCC' } },
       ],
       structuredContent: { temperature: 21 },
-    });
-    expect(mapped).toEqual({
-      isError: false,
-      content: [
-        { type: 'text', text: 'hi' },
-        { type: 'image', mimeType: 'image/png', data: 'AAA' },
-        { type: 'audio', mimeType: 'audio/wav', data: 'BBB' },
-        { type: 'resource_link', uri: 'file:///a.txt', name: 'a.txt', description: 'A file' },
-        { type: 'resource', uri: 'mem://x', mimeType: 'text/plain', text: 'inside' },
-        { type: 'resource', uri: 'mem://y', blob: 'CCC' },
-      ],
-      structuredContent: { temperature: 21 },
-      truncatedChars: 0,
-    });
+      _meta: { 'ui/view': 'compact' },
+    };
+    expect(capCallResult(raw)).toEqual({ ...raw, truncatedChars: 0 });
   });
 
-  it('keeps isError and shows an unknown content type as text rather than dropping it', () => {
-    expect(mapCallResult({ isError: true, content: [{ type: 'hologram', x: 1 }] })).toEqual({
-      isError: true,
-      content: [{ type: 'text', text: '[unsupported content type "hologram"] {"type":"hologram","x":1}' }],
-      truncatedChars: 0,
-    });
+  it('keeps isError and turns a 2024-10-07 toolResult into one text part', () => {
+    expect(capCallResult({ isError: true, content: [{ type: 'text', text: 'no' }] })).toEqual({ isError: true, content: [{ type: 'text', text: 'no' }], truncatedChars: 0 });
+    expect(capCallResult({ toolResult: { answer: 42 } })).toEqual({ content: [{ type: 'text', text: '{"answer":42}' }], truncatedChars: 0 });
   });
 
-  it('caps text inside embedded resources too', () => {
-    const mapped = mapCallResult({ content: [{ type: 'resource', resource: { uri: 'm://', text: 'z'.repeat(300) } }] }, 100);
-    expect(mapped.truncatedChars).toBe(200);
+  it('caps text parts and text inside embedded resources, counting what was cut', () => {
+    const mapped = capCallResult({ content: [{ type: 'text', text: 'y'.repeat(150) }, { type: 'resource', resource: { uri: 'm://', text: 'z'.repeat(300) } }] }, 100);
+    expect(mapped.truncatedChars).toBe(250);
+    expect(mapped.content[1]).toMatchObject({ type: 'resource', resource: { uri: 'm://' } });
   });
 });
 

@@ -14,9 +14,7 @@ describe('doctorHint', () => {
     expect(doctorHint(npx, { kind: 'error', reason: 'timed out after 30 s during initialize' })).toBe(
       'it did not finish initialize in 30 s: run it by hand to see whether it starts (first runs of npx download packages), or raise "timeout" for "gh"',
     );
-    expect(doctorHint(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })).toBe(
-      'sign in from Switchboard (Servers → Sign in); the CLI cannot open the browser flow',
-    );
+    expect(doctorHint(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })).toBe('sign in: Servers → Sign in in Switchboard, or run: switchboard login web');
   });
 
   it('has nothing to say about a healthy or starting server', () => {
@@ -28,6 +26,53 @@ describe('doctorHint', () => {
     expect(doctorHint(npx, { kind: 'disabled', reason: `disabled in ${source.path}` })).toBe(`enable it in the app, or set "enabled": true for "gh" in ${source.path}`);
     expect(doctorHint(npx, { kind: 'trust_required', reason: 'defined in /p/.mcp.json …' })).toBe(
       'open Switchboard and approve the command (Servers → Approve) if you trust this project',
+    );
+  });
+
+  it('says how to get a keychain when sign-in has none to keep its tokens in', () => {
+    const reason = 'the OS keychain is not available (Cannot autolaunch D-Bus without X11 $DISPLAY); on Linux, Switchboard needs a Secret Service such as gnome-keyring or KWallet running and unlocked';
+    expect(doctorHint(web, { kind: 'error', reason })).toBe(
+      'start a Secret Service (gnome-keyring or KWallet) and unlock it, then reconnect: sign-in tokens are kept only in the OS keychain, never in a file',
+    );
+  });
+
+  it.each([
+    [
+      'no header: which one to add, with the challenge\'s scheme',
+      {},
+      'HTTP 401: x asks for credentials (WWW-Authenticate: Basic) and offers no OAuth sign-in',
+      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Basic \${secret:web-api-key}", and store the key in Settings → Secrets`,
+    ],
+    [
+      'no header and no scheme: Bearer as the example',
+      {},
+      'HTTP 401: x asks for credentials and offers no OAuth sign-in',
+      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Bearer \${secret:web-api-key}", and store the key in Settings → Secrets`,
+    ],
+    [
+      'a header from a secret and a variable',
+      { 'X-Api-Key': '${secret:web-key}', 'X-Team': '${TEAM:-core}' },
+      'HTTP 401: x asks for credentials and offers no OAuth sign-in',
+      'it refused the "X-Api-Key", "X-Team" headers: check the secret web-key (Settings → Secrets) and the environment variable TEAM it is built from',
+    ],
+    [
+      'a header written out in the file',
+      { Authorization: 'Bearer abc' },
+      'HTTP 401: x asks for credentials and offers no OAuth sign-in',
+      `it refused the "Authorization" header written in ${source.path}: check the value`,
+    ],
+  ])('names what to set for a 401 from a server without OAuth: %s', (_what, headers, reason, hint) => {
+    expect(doctorHint({ ...web, headers }, { kind: 'error', reason })).toBe(hint);
+  });
+
+  it('gives a next step that shows the cause when nothing more is known, never "see the log below"', () => {
+    const local = { ...npx, args: ['-y', '@scope/server', '--port', '1'] };
+    expect(doctorHint(local, { kind: 'error', reason: 'something odd during initialize' })).toBe('run it by hand to see what it says: npx -y @scope/server --port 1');
+    expect(doctorHint(web, { kind: 'error', reason: 'fetch failed (other side closed) during initialize' })).toBe(
+      'check that https://x/mcp is up and serves MCP at that path (open it with curl), then reconnect',
+    );
+    expect(doctorHint(web, { kind: 'backing_off', reason: 'reconnecting', nextAttemptAt: 0 })).toBe(
+      'it dropped and Switchboard is reconnecting on its own; if this repeats, check that https://x/mcp is up',
     );
   });
 });

@@ -4,6 +4,8 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { explainFailure } from '../../../src-main/core/mcp/failure-reason';
+import { CredentialsRequiredError } from '../../../src-main/core/oauth/credentials-needed';
+import { KeychainUnavailableError } from '../../../src-main/core/secrets/keytar-vault';
 
 const ctx = { phase: 'initialize', timeoutMs: 30_000, url: 'https://mcp.example.com/mcp' };
 
@@ -13,6 +15,16 @@ describe('explainFailure', () => {
     expect(explainFailure(new UnauthorizedError(), ctx)).toEqual(needsAuth);
     expect(explainFailure(new StreamableHTTPError(401, 'Unauthorized'), ctx)).toEqual(needsAuth);
     expect(explainFailure(new SseError(401, 'Unauthorized', undefined as never), ctx)).toEqual(needsAuth);
+  });
+
+  it('keeps the whole message of a missing keychain or of a 401 without OAuth, as an error that a retry would not change', () => {
+    const keychain = new KeychainUnavailableError('Could not connect: No such file or directory');
+    expect(explainFailure(keychain, ctx)).toEqual({ state: 'error', reason: keychain.message, retryable: false });
+    expect(explainFailure(new CredentialsRequiredError(ctx.url, 'Bearer'), ctx)).toEqual({
+      state: 'error',
+      reason: 'HTTP 401: mcp.example.com asks for credentials (WWW-Authenticate: Bearer) and offers no OAuth sign-in',
+      retryable: false,
+    });
   });
 
   it('names the timeout, the exit, the HTTP status and the refused host', () => {

@@ -20,10 +20,25 @@ describe('buildCatalog', () => {
       ],
       (server) => server !== 'docs',
     );
-    expect(catalog.tools.map((t) => [t.name, t.server, t.tool, t.enabled, t.pending])).toEqual([
+    expect(catalog.tools.map((t) => [t.qualifiedName, t.server, t.name, t.enabled, t.pending])).toEqual([
       ['docs__search', 'docs', 'search', false, true],
       ['web__search', 'web', 'search', true, false],
     ]);
     expect(catalog.collisions).toEqual([]);
+  });
+
+  it('keeps every field the server listed (_meta, icons, title, annotations, outputSchema) beside its own', () => {
+    const listed = {
+      name: 'show',
+      title: 'Show it',
+      description: 'Shows',
+      inputSchema: { type: 'object' as const, properties: { q: { type: 'string' } } },
+      outputSchema: { type: 'object' as const, properties: { n: { type: 'number' } } },
+      annotations: { readOnlyHint: true },
+      icons: [{ src: 'https://example.com/i.png', mimeType: 'image/png' }],
+      _meta: { ui: { resourceUri: 'ui://show/app.html', visibility: ['model', 'app'] } },
+    };
+    const [tool] = buildCatalog([{ server: 'apps', tools: [listed], pending: false }], () => true).tools;
+    expect(tool).toEqual({ ...listed, server: 'apps', qualifiedName: 'apps__show', enabled: true, pending: false });
   });
 });

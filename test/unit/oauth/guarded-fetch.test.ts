@@ -54,6 +54,16 @@ describe('guardedFetch', () => {
     );
   });
 
+  it('refuses a link-local address written in the URL, which is connected to without a lookup', async () => {
+    const resolve = async (): Promise<string[]> => {
+      throw new Error('should not resolve');
+    };
+    await expect(guardedFetch(fetch, resolve)('http://[fe80::1]:8080/token')).rejects.toThrow('refusing to fetch http://[fe80::1]:8080/token: fe80::1 is a link-local address');
+    await expect(guardedFetch(fetch, resolve)('http://169.254.169.254/latest/meta-data/')).rejects.toThrow(
+      'refusing to fetch http://169.254.169.254/latest/meta-data/: 169.254.169.254 is a link-local address (cloud metadata lives there)',
+    );
+  });
+
   it('refuses well-known cloud metadata host names without resolving them', async () => {
     const resolve = async (): Promise<string[]> => {
       throw new Error('should not resolve');
@@ -61,5 +71,27 @@ describe('guardedFetch', () => {
     await expect(guardedFetch(fetch, resolve)('http://metadata.google.internal/computeMetadata/v1/')).rejects.toThrow(
       'refusing to fetch http://metadata.google.internal/computeMetadata/v1/: metadata.google.internal is a cloud-metadata host',
     );
+  });
+
+  it('connects to the address it checked, not to a second answer from a rebinding DNS', async () => {
+    // Two servers on one port: 127.0.0.1 is what the check sees, 127.0.0.2 what a second lookup would give.
+    const answer = (name: string) => createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end(name));
+    const checked = answer('checked');
+    await new Promise<void>((resolve) => checked.listen(0, '127.0.0.1', resolve));
+    const port = (checked.address() as AddressInfo).port;
+    const rebound = answer('rebound');
+    await new Promise<void>((resolve) => rebound.listen(port, '127.0.0.2', resolve));
+    const lookups: string[] = [];
+    const rebinding = async (hostname: string) => {
+      lookups.push(hostname);
+      return lookups.length === 1 ? ['127.0.0.1'] : ['127.0.0.2'];
+    };
+    try {
+      const response = await guardedFetch(fetch, rebinding)(`http://rebind.test:${port}/.well-known/oauth-authorization-server`);
+      expect(await response.text()).toBe('checked');
+      expect(lookups).toEqual(['rebind.test']);
+    } finally {
+      await Promise.all([checked, rebound].map((s) => new Promise((resolve) => s.close(resolve))));
+    }
   });
 });

@@ -21,6 +21,7 @@ const toolCall: ToolCallApprovalRequest = {
   id: 'ap-1',
   conversationId: 'c1',
   callId: 'call-1',
+  origin: 'model',
   server: 'files',
   tool: 'delete_file',
   name: 'files__delete_file',

@@ -48,7 +48,7 @@ describe('buildRows', () => {
     { role: 'assistant', text: 'Calling echo.', toolCalls: [{ id: 't1', name: 'everything__echo', args: { message: 'hi' } }], at: 2 },
     {
       role: 'tool',
-      results: [{ callId: 't1', name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: 'hi' }, state: 'succeeded', content: [{ type: 'text', text: 'Echo: hi' }], textForModel: 'Echo: hi' }],
+      results: [{ callId: 't1', name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: 'hi' }, state: 'succeeded', result: { content: [{ type: 'text', text: 'Echo: hi' }], truncatedChars: 0 }, textForModel: 'Echo: hi' }],
       at: 3,
     },
     { role: 'assistant', text: 'It said hi.', toolCalls: [], at: 4 },
@@ -58,16 +58,32 @@ describe('buildRows', () => {
     const rows = buildRows(stored, undefined);
     expect(rows.map((r) => r.kind)).toEqual(['user', 'assistant', 'assistant']);
     const call = rows[1]!.kind === 'assistant' ? rows[1]!.calls[0] : undefined;
-    expect(call).toMatchObject({ callId: 't1', state: 'succeeded', server: 'everything', content: [{ type: 'text', text: 'Echo: hi' }] });
+    expect(call).toMatchObject({ callId: 't1', state: 'succeeded', server: 'everything', result: { content: [{ type: 'text', text: 'Echo: hi' }] } });
   });
 
   it('shows a denied call with what the model was told', () => {
     const denied: ChatMessage[] = [
       stored[1]!,
-      { role: 'tool', results: [{ callId: 't1', name: 'everything__echo', args: {}, state: 'denied', content: [], textForModel: 'The user denied this call: not now' }], at: 3 },
+      { role: 'tool', results: [{ callId: 't1', name: 'everything__echo', args: {}, state: 'denied', textForModel: 'The user denied this call: not now' }], at: 3 },
     ];
     const row = buildRows(denied, undefined)[0]!;
     expect(row.kind === 'assistant' && row.calls[0]).toMatchObject({ state: 'denied', error: 'The user denied this call: not now' });
+  });
+
+  it('brings back why a stored call ran or was denied and how long it took, and says a denial once', () => {
+    const settled: ChatMessage[] = [
+      stored[1]!,
+      { role: 'tool', results: [{ callId: 't1', name: 'everything__echo', args: {}, state: 'succeeded', because: 'you allowed it once', elapsedMs: 420, textForModel: 'ok' }], at: 3 },
+    ];
+    const ran = buildRows(settled, undefined)[0]!;
+    expect(ran.kind === 'assistant' && ran.calls[0]).toMatchObject({ state: 'succeeded', because: 'you allowed it once', elapsedMs: 420 });
+    const denied: ChatMessage[] = [
+      stored[1]!,
+      { role: 'tool', results: [{ callId: 't1', name: 'everything__echo', args: {}, state: 'denied', because: 'you denied it: not now', textForModel: 'The user denied this tool call. Reason: not now' }], at: 3 },
+    ];
+    const row = buildRows(denied, undefined)[0]!;
+    expect(row.kind === 'assistant' && row.calls[0]).toMatchObject({ state: 'denied', because: 'you denied it: not now' });
+    expect(row.kind === 'assistant' && row.calls[0]!.error).toBeUndefined();
   });
 
   it('marks a stored call without outcome cancelled once no turn runs, and waiting while one does', () => {
@@ -140,7 +156,7 @@ describe('buildRows after the turn ended', () => {
   it('keeps what only the cards knew (why it ran, elapsed time) once the stored outcome is shown', () => {
     const messages: ChatMessage[] = [
       { role: 'assistant', text: '', toolCalls: [{ id: 't1', name: 'everything__echo', args: {} }], at: 1 },
-      { role: 'tool', results: [{ callId: 't1', name: 'everything__echo', args: {}, state: 'succeeded', content: [], textForModel: 'ok' }], at: 2 },
+      { role: 'tool', results: [{ callId: 't1', name: 'everything__echo', args: {}, state: 'succeeded', textForModel: 'ok' }], at: 2 },
     ];
     const settled = { t1: card('t1', 'succeeded', { because: 'you always allow this tool', elapsedMs: 7 }) };
     const row = buildRows(messages, undefined, undefined, settled)[0]!;

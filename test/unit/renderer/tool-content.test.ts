@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { contentPiece, imageDataUrl, isLong } from '../../../src-renderer/lib/chat/tool-content';
+import { imageDataUrl, isLong } from '../../../src-renderer/lib/chat/tool-content';
+import { chromiumMissingReason, launchChromium } from '../../e2e/support/chromium';
+import { bundle, openHarness } from './support/browser-harness';
+
+const missing = chromiumMissingReason();
 
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
@@ -18,38 +22,39 @@ describe('imageDataUrl', () => {
   });
 });
 
-describe('contentPiece', () => {
-  it('keeps text as text, markup included', () => {
-    expect(contentPiece({ type: 'text', text: '<img src=x onerror=alert(1)>' })).toEqual({ kind: 'text', text: '<img src=x onerror=alert(1)>' });
-  });
-
-  it('shows an image, and explains one it will not show', () => {
-    expect(contentPiece({ type: 'image', mimeType: 'image/png', data: PNG })).toEqual({ kind: 'image', src: `data:image/png;base64,${PNG}`, mimeType: 'image/png' });
-    expect(contentPiece({ type: 'image', mimeType: 'image/svg+xml', data: PNG })).toMatchObject({ kind: 'other', label: 'image (image/svg+xml) not shown' });
-  });
-
-  it('shows an embedded resource by URI with its text, and a blob by size', () => {
-    expect(contentPiece({ type: 'resource', resource: { uri: 'demo://a', mimeType: 'text/plain', text: 'hello' } })).toEqual({
-      kind: 'resource',
-      uri: 'demo://a',
-      mimeType: 'text/plain',
-      text: 'hello',
-    });
-    expect(contentPiece({ type: 'resource', resource: { uri: 'demo://b', blob: 'AAAA' } })).toEqual({ kind: 'resource', uri: 'demo://b', text: '(binary, 4 base64 characters)' });
-  });
-
-  it('shows a resource link by its title and URI', () => {
-    expect(contentPiece({ type: 'resource_link', uri: 'demo://r/1', name: 'r1', title: 'Resource 1', description: 'first' })).toEqual({
-      kind: 'link',
-      uri: 'demo://r/1',
-      name: 'Resource 1',
-      description: 'first',
-    });
-  });
-
-  it('describes audio and unknown parts as text', () => {
-    expect(contentPiece({ type: 'audio', mimeType: 'audio/wav', data: 'AAAA' })).toEqual({ kind: 'other', label: 'audio (audio/wav)', text: '4 base64 characters, not played' });
-    expect(contentPiece({ type: 'hologram', x: 1 })).toEqual({ kind: 'other', label: 'hologram content', text: '{\n  "type": "hologram",\n  "x": 1\n}' });
+describe('ToolContent in Chromium under the app\'s CSP', () => {
+  it.skipIf(missing)('renders each content type from the server as data: text stays text, only clean raster images show', async () => {
+    const browser = await launchChromium();
+    try {
+      const harness = await openHarness(browser, await bundle('test/unit/renderer/support/tool-content-entry.ts'));
+      const page = harness.page;
+      await page.waitForFunction(() => 'renderContent' in window);
+      const blocks = [
+        { type: 'text', text: '<img src=x onerror="window.__pwned=1">' },
+        { type: 'image', mimeType: 'image/png', data: PNG },
+        { type: 'image', mimeType: 'image/svg+xml', data: PNG },
+        { type: 'resource', resource: { uri: 'demo://a', mimeType: 'text/plain', text: 'hello' } },
+        { type: 'resource', resource: { uri: 'demo://b', blob: 'AAAA' } },
+        { type: 'resource_link', uri: 'demo://r/1', name: 'r1', title: 'Resource 1', description: 'first' },
+        { type: 'audio', mimeType: 'audio/wav', data: 'AAAA' },
+      ];
+      await page.evaluate((content) => (window as unknown as { renderContent: (c: unknown) => void }).renderContent(content), blocks);
+      const text = await page.locator('.content').innerText();
+      expect(text).toContain('<img src=x onerror="window.__pwned=1">');
+      expect(await page.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+      expect(await page.locator('img').evaluateAll((imgs) => imgs.map((i) => i.getAttribute('src')))).toEqual([`data:image/png;base64,${PNG}`]);
+      expect(text).toContain('image (image/svg+xml) not shown');
+      expect(text).toMatch(/resource\s+demo:\/\/a text\/plain/);
+      expect(text).toContain('hello');
+      expect(text).toContain('(binary, 4 base64 characters)');
+      expect(text).toMatch(/link Resource 1 demo:\/\/r\/1/);
+      expect(text).toContain('first');
+      expect(text).toContain('4 base64 characters, not played');
+      expect(await harness.violations()).toEqual([]);
+      expect(harness.errors).toEqual([]);
+    } finally {
+      await browser.close();
+    }
   });
 });
 

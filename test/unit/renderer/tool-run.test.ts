@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formFields } from '../../../src-renderer/lib/chat/elicitation-form';
 import { schemaDefaults } from '../../../src-preload/contract/common';
-import { nestResource } from '../../../src-preload/contract/tool-run';
 import { argsTemplate, formFits } from '../../../src-renderer/lib/servers/tool-run';
 
 const schema = {
@@ -45,25 +44,5 @@ describe('formFits', () => {
     expect(formFits(formFields({ properties: {} }))).toBe(true);
     expect(formFits(formFields({ properties: { o: { type: 'object' } } }))).toBe(false);
     expect(formFits(formFields({ properties: { t: { type: 'array', items: { type: 'string' } } } }))).toBe(false);
-  });
-});
-
-describe('nestResource', () => {
-  it('nests a flat resource the way MCP does and passes other parts through', () => {
-    expect(
-      (
-        [
-          { type: 'text', text: 'hi' },
-          { type: 'resource', uri: 'demo://a', mimeType: 'text/plain', text: 'body' },
-          { type: 'resource', uri: 'demo://b', blob: 'AAAA' },
-          { type: 'image', mimeType: 'image/png', data: 'AAAA' },
-        ] as const
-      ).map(nestResource),
-    ).toEqual([
-      { type: 'text', text: 'hi' },
-      { type: 'resource', resource: { uri: 'demo://a', mimeType: 'text/plain', text: 'body' } },
-      { type: 'resource', resource: { uri: 'demo://b', blob: 'AAAA' } },
-      { type: 'image', mimeType: 'image/png', data: 'AAAA' },
-    ]);
   });
 });

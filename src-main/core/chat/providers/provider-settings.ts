@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { z } from 'zod';
 import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../../src-preload/contract/chat';
 import { AppFailure } from '../../app-error';
+import { isLoopbackHost, transportOf } from '../../url-policy';
 import type { Logger, SecretVault } from '../../ports';
 import { readJsonFile, writeFileAtomic } from '../../config/atomic-file';
 import { AnthropicProvider } from './anthropic-provider';
@@ -45,19 +46,16 @@ export function apiKeyName(provider: ProviderKind): string {
 
 const providerTitle = (provider: ProviderKind) => (provider === 'anthropic' ? 'Anthropic' : 'the OpenAI-compatible endpoint');
 
-export function isLoopbackUrl(raw: string): boolean {
-  if (!URL.canParse(raw)) return false;
-  const host = new URL(raw).hostname;
-  return host === 'localhost' || host === '[::1]' || /^127(\.\d{1,3}){3}$/.test(host);
-}
+const isLoopbackUrl = (raw: string): boolean => URL.canParse(raw) && isLoopbackHost(new URL(raw).hostname);
 
 /** Checks a base URL; empty means the provider's default. Returns the message naming the fault, or undefined. */
 export function baseUrlProblem(raw: string): string | undefined {
   if (raw === '') return undefined;
   if (!URL.canParse(raw)) return `base URL "${raw}" cannot be parsed`;
   const url = new URL(raw);
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return `base URL "${raw}" must use https (or http to this computer)`;
-  if (url.protocol === 'http:' && !isLoopbackUrl(raw)) return `base URL "${raw}" uses plain http to another computer; use https so the API key is not sent in the clear`;
+  const transport = transportOf(url);
+  if (transport === 'other-scheme') return `base URL "${raw}" must use https (or http to this computer)`;
+  if (transport === 'plain-http') return `base URL "${raw}" uses plain http to another computer; use https so the API key is not sent in the clear`;
   if (url.username || url.password) return `base URL "${raw}" carries a user name or password; put the key in the keychain instead`;
   return undefined;
 }

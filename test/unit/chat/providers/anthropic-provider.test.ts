@@ -21,7 +21,7 @@ const collect = async (gen: AsyncGenerator<TurnEvent>) => {
 const history: ChatMessage[] = [
   { role: 'user', text: 'add 2 and 3', at: 1 },
   { role: 'assistant', text: '', toolCalls: [{ id: 'toolu_1', name: 'everything__get-sum', args: { a: 2, b: 3 } }], at: 2 },
-  { role: 'tool', results: [{ callId: 'toolu_1', name: 'everything__get-sum', args: { a: 2, b: 3 }, state: 'denied', content: [], textForModel: 'The user denied this tool call. Reason: no' }], at: 3 },
+  { role: 'tool', results: [{ callId: 'toolu_1', name: 'everything__get-sum', args: { a: 2, b: 3 }, state: 'denied', textForModel: 'The user denied this tool call. Reason: no' }], at: 3 },
   { role: 'user', text: 'fine', at: 4 },
 ];
 

@@ -50,7 +50,7 @@ describe('OpenAiCompatibleProvider', () => {
     const history: ChatMessage[] = [
       { role: 'user', text: 'echo hi', at: 1 },
       { role: 'assistant', text: '', toolCalls: [{ id: 'c1', name: 'everything__echo', args: { message: 'hi' } }], at: 2 },
-      { role: 'tool', results: [{ callId: 'c1', name: 'everything__echo', args: { message: 'hi' }, state: 'succeeded', content: [], textForModel: 'Echo: hi' }], at: 3 },
+      { role: 'tool', results: [{ callId: 'c1', name: 'everything__echo', args: { message: 'hi' }, state: 'succeeded', textForModel: 'Echo: hi' }], at: 3 },
     ];
     expect(toOpenAiMessages('sys', history)).toEqual([
       { role: 'system', content: 'sys' },

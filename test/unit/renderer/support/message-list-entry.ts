@@ -9,7 +9,7 @@ export function syntheticRows(count: number): ChatRow[] {
     if (i % 2 === 0) return { key: `m${i}`, kind: 'user', text: `Question ${i}: ${'why '.repeat(i % 23)}?` };
     const calls =
       i % 10 === 1
-        ? [{ callId: `c${i}`, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `m${i}` }, state: 'succeeded' as const, elapsedMs: 12, content: [{ type: 'text', text: `Echo: ${'x'.repeat(i % 700)}` }] }]
+        ? [{ callId: `c${i}`, name: 'everything__echo', server: 'everything', tool: 'echo', args: { message: `m${i}` }, state: 'succeeded' as const, elapsedMs: 12, result: { content: [{ type: 'text' as const, text: `Echo: ${'x'.repeat(i % 700)}` }], truncatedChars: 0 } }]
         : [];
     const text = i % 6 === 3 ? `Here is code for ${i}:\n\n\`\`\`ts\nconst a = ${i};\nconsole.log(a);\n\`\`\`\n\nand **bold** text.` : `Answer ${i}. ${'Lorem ipsum dolor sit amet. '.repeat(i % 17)}`;
     return { key: `m${i}`, kind: 'assistant', text, calls, streaming: false };

@@ -1,0 +1,29 @@
+import type { Handlers } from '../../../src-preload/contract';
+import { AppFailure } from '../app-error';
+import type { McpManager } from '../mcp/mcp-manager';
+import { resultOrThrow, type ToolCaller } from '../tools/tool-caller';
+import { appResource } from './app-tools';
+
+export interface AppsDeps {
+  mcp: Pick<McpManager, 'readResource'>;
+  caller: Pick<ToolCaller, 'call'>;
+}
+
+/**
+ * MCP Apps in the core: an app's resource read from its server, and the tool calls an app asks for,
+ * which take the one call path with origin "app" (SECURITY U6, A1). The core has no window and so no
+ * sandbox: each shell that can show an app (web host, Electron) replaces `appSandbox` with its own origin.
+ */
+export function appsHandlers(deps: AppsDeps): Pick<Handlers, 'appSandbox' | 'readAppResource' | 'callAppTool'> {
+  return {
+    appSandbox: async () => {
+      throw new AppFailure('unavailable', 'MCP Apps need Switchboard’s window or web mode; this shell has no app sandbox');
+    },
+    readAppResource: async ({ server, uri }) => {
+      const read = appResource(await deps.mcp.readResource(server, uri), uri);
+      if (!read.ok) throw new AppFailure('conflict', `server "${server}" has no usable app at ${read.reason}`);
+      return read.resource;
+    },
+    callAppTool: async ({ server, tool, args }) => resultOrThrow(await deps.caller.call({ server, tool }, args, { origin: 'app', appServer: server })),
+  };
+}

@@ -1,0 +1,24 @@
+/** Arguments checked against a tool's input schema, one compiled validator per catalog entry. */
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { CatalogTool } from '../../../src-preload/contract/tools';
+import { AppFailure } from '../app-error';
+
+const ajv = new AjvJsonSchemaValidator();
+/** A catalog entry never changes once built (a new list builds new entries), so its validator is compiled once. */
+const validators = new WeakMap<CatalogTool, JsonSchemaValidator<unknown>>();
+
+/** Throws the exact failure: `<what> do not match its input schema: <Ajv's message>`, or the schema itself is broken. */
+export function checkArguments(tool: CatalogTool, args: Record<string, unknown>, what: string): void {
+  let validate = validators.get(tool);
+  if (!validate) {
+    try {
+      validate = ajv.getValidator(tool.inputSchema as JsonSchemaType);
+    } catch (error) {
+      throw new AppFailure('conflict', `the input schema of tool "${tool.name}" on server "${tool.server}" cannot be checked: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    validators.set(tool, validate);
+  }
+  const check = validate(args);
+  if (!check.valid) throw new AppFailure('invalid_input', `${what} do not match its input schema: ${check.errorMessage}`);
+}

@@ -1,0 +1,139 @@
+/**
+ * The one way to call a tool, whoever asks: the model in the chat, the person in the tools panel,
+ * an MCP App, the CLI. Every call takes the same steps in the same order — find the tool, enabled,
+ * visible to this caller, arguments match the schema, approval — and only then reaches the server.
+ * Main runs its own copy of the approved arguments (SECURITY A1); tools stay namespaced (A4).
+ */
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { visibleTo, type CallOrigin, type CatalogTool, type ToolRef, type ToolResult } from '../../../src-preload/contract/tools';
+import { AppFailure } from '../app-error';
+import type { ApprovalBroker } from '../approvals/approval-broker';
+import type { CallOptions, McpManager } from '../mcp/mcp-manager';
+import { checkArguments } from './tool-arguments';
+
+/** What the caller needs of the MCP manager (a test may give it SDK clients of its own). */
+export type ToolSource = Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool'>;
+
+export interface CallRequest extends CallOptions {
+  origin: CallOrigin;
+  /** An app may call only tools of the server that rendered it. */
+  appServer?: string;
+  conversationId?: string;
+  callId?: string;
+  /** Told once the call is approved, just before it is sent (the chat's card moves to "running"). */
+  onApproved?: (run: { args: Record<string, unknown>; because: string }) => void;
+}
+
+export type CallOutcome =
+  | { kind: 'refused'; tool?: CatalogTool; error: AppFailure }
+  | { kind: 'denied'; tool: CatalogTool; by: 'user' | 'policy'; because: string; reason?: string }
+  | { kind: 'cancelled'; tool: CatalogTool; stage: 'approval' | 'running'; args?: Record<string, unknown>; because?: string }
+  | { kind: 'failed'; tool: CatalogTool; args: Record<string, unknown>; because: string; error: AppFailure }
+  | { kind: 'done'; tool: CatalogTool; args: Record<string, unknown>; because: string; result: ToolResult };
+
+/** The CLI's rule: typing `switchboard call` is the person's consent; a deny rule and a disabled tool still refuse. */
+const CLI_CONSENT = 'you ran it yourself with switchboard call';
+
+export class ToolCaller {
+  private listedFrom: CatalogTool[] | undefined;
+  private forModel: CatalogTool[] = [];
+
+  constructor(private readonly deps: { source: ToolSource; broker: Pick<ApprovalBroker, 'requestToolCall' | 'policyVerdict'> }) {}
+
+  /** The tools offered to a model: enabled, and not marked app-only (MCP Apps visibility). Rebuilt only when the catalog changes. */
+  modelTools(): CatalogTool[] {
+    const all = this.deps.source.tools();
+    if (all !== this.listedFrom) {
+      this.listedFrom = all;
+      this.forModel = all.filter((t) => t.enabled && visibleTo(t, 'model'));
+    }
+    return this.forModel;
+  }
+
+  async call(ref: ToolRef, args: Record<string, unknown>, request: CallRequest): Promise<CallOutcome> {
+    let tool: CatalogTool;
+    try {
+      tool = await this.deps.source.resolveTool(ref);
+    } catch (error) {
+      return { kind: 'refused', error: asFailure(error) };
+    }
+    const refusal = this.refusal(tool, args, request);
+    if (refusal) return { kind: 'refused', tool, error: refusal };
+
+    const verdict = await this.approve(tool, args, request);
+    if (verdict.kind === 'cancelled') return { kind: 'cancelled', tool, stage: 'approval' };
+    if (verdict.kind === 'deny') return { kind: 'denied', tool, by: verdict.by, because: verdict.because, ...(verdict.reason ? { reason: verdict.reason } : {}) };
+
+    const run = { args: verdict.args, because: verdict.because };
+    request.onApproved?.(run);
+    try {
+      const result = await this.deps.source.callServerTool(tool.server, tool.name, run.args, request);
+      return { kind: 'done', tool, ...run, result };
+    } catch (error) {
+      // The manager aborts the controller itself at a call's hard maximum (with the SDK's McpError): that is a failure, not a cancel.
+      const signal = request.controller?.signal;
+      if (signal?.aborted && !(signal.reason instanceof McpError)) return { kind: 'cancelled', tool, stage: 'running', ...run };
+      return { kind: 'failed', tool, ...run, error: asFailure(error) };
+    }
+  }
+
+  /** Enabled → visible to this caller → arguments match: the first that fails, with its exact reason. */
+  private refusal(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): AppFailure | undefined {
+    const what = `tool "${tool.name}" on server "${tool.server}"`;
+    if (!tool.enabled) return new AppFailure('conflict', `${what} is disabled; turn it on in the tools list to use it`);
+    if (!visibleTo(tool, request.origin)) {
+      return new AppFailure('conflict', request.origin === 'app' ? `${what} is not available to apps (its server did not make it visible to apps)` : `${what} is only for apps; the model cannot call it`);
+    }
+    if (request.origin === 'app' && request.appServer !== tool.server) {
+      return new AppFailure('conflict', `an app of server "${request.appServer ?? '?'}" cannot call ${what}: apps call only their own server's tools`);
+    }
+    try {
+      checkArguments(tool, args, `arguments for ${what}`);
+    } catch (error) {
+      return asFailure(error);
+    }
+    return undefined;
+  }
+
+  private async approve(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest) {
+    if (request.origin === 'cli') {
+      const policy = this.deps.broker.policyVerdict(tool);
+      if (policy.kind === 'deny') return { kind: 'deny' as const, by: 'policy' as const, because: policy.because };
+      return { kind: 'run' as const, args, by: 'user' as const, because: policy.kind === 'allow' ? policy.because : CLI_CONSENT };
+    }
+    return this.deps.broker.requestToolCall({
+      tool,
+      args,
+      origin: request.origin,
+      catalog: () => this.deps.source.tools().filter((t) => t.enabled),
+      signal: request.controller?.signal ?? NEVER_CANCELLED,
+      ...(request.conversationId !== undefined ? { conversationId: request.conversationId } : {}),
+      ...(request.callId !== undefined ? { callId: request.callId } : {}),
+    });
+  }
+}
+
+/** For callers that only want a result: every outcome but `done` becomes an AppFailure that says what happened. */
+export function resultOrThrow(outcome: CallOutcome): ToolResult {
+  const what = outcome.tool ? `tool "${outcome.tool.name}" on server "${outcome.tool.server}"` : 'the tool';
+  switch (outcome.kind) {
+    case 'done':
+      return outcome.result;
+    case 'refused':
+    case 'failed':
+      throw outcome.error;
+    case 'denied':
+      if (outcome.by === 'user') throw new AppFailure('conflict', `you denied running ${what}${outcome.reason ? `: ${outcome.reason}` : ''}`);
+      throw new AppFailure('conflict', `${what} was refused by ${outcome.because}`);
+    case 'cancelled':
+      throw new AppFailure('unavailable', outcome.stage === 'approval' ? `the run of ${what} was cancelled before it started` : `${what} was cancelled while it ran`);
+    default:
+      return outcome satisfies never;
+  }
+}
+
+const NEVER_CANCELLED = new AbortController().signal;
+
+function asFailure(error: unknown): AppFailure {
+  return error instanceof AppFailure ? error : new AppFailure('internal', error instanceof Error ? error.message : String(error));
+}

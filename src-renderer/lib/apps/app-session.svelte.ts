@@ -1,0 +1,218 @@
+import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import { EmptyResultSchema, type CallToolResult, type ContentBlock, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { AppCsp, AppPermissions } from '../../../src-preload/contract/apps';
+import { FloodGuard } from './flood-guard';
+import { GuardedTransport } from './guarded-transport';
+
+/** What the host gives one app frame; the AppFrame component's props. */
+export interface AppFrameProps {
+  html: string;
+  csp?: AppCsp;
+  permissions?: AppPermissions;
+  toolName: string;
+  serverName: string;
+  toolInput: Record<string, unknown>;
+  toolResult?: CallToolResult;
+  theme: 'light' | 'dark';
+  callTool: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+  readResource?: (uri: string) => Promise<ReadResourceResult>;
+  openLink: (url: string) => Promise<void>;
+  onMessage: (text: string) => void;
+  onContextUpdate: (text: string) => void;
+  /** Tests only: shorter clocks. */
+  limits?: Partial<AppLimits>;
+}
+
+export interface AppLimits {
+  /** The app must finish ui/initialize within this. */
+  initMs: number;
+  /** Messages per second past which the app is stopped as flooding. */
+  messagesPerSecond: number;
+  /** How often the host pings a running app, and how long each ping may take. */
+  pingEveryMs: number;
+  pingTimeoutMs: number;
+  /** The frame grows with the app up to this height, then the app scrolls inside it. */
+  maxHeight: number;
+}
+
+// Generous clocks: a 4 MB app (server-pdf's viewer) takes seconds to parse on a busy machine.
+export const DEFAULT_LIMITS: AppLimits = { initMs: 30_000, messagesPerSecond: 200, pingEveryMs: 5_000, pingTimeoutMs: 15_000, maxHeight: 640 };
+export const MIN_HEIGHT = 48;
+
+export type AppStatus = { kind: 'loading' } | { kind: 'running' } | { kind: 'failed'; reason: string } | { kind: 'closed' };
+
+const HOST_INFO = { name: 'Switchboard', version: '0.1.0' };
+
+const textOf = (blocks: ContentBlock[] | undefined): string =>
+  (blocks ?? []).map((b) => (b.type === 'text' ? b.text : `[${b.type}]`)).join('\n');
+
+/**
+ * One MCP App in its sandbox (SECURITY U1–U6): connects an AppBridge to the proxy frame through a
+ * guarded postMessage transport, hands over the HTML, then the tool input and result; keeps the app's
+ * host context current; and stops the app, with a reason, when it floods, never starts or stops answering.
+ */
+export class AppSession {
+  status = $state<AppStatus>({ kind: 'loading' });
+  height = $state(MIN_HEIGHT);
+  private bridge: AppBridge | undefined;
+  private timers: ReturnType<typeof setTimeout>[] = [];
+  private sentResult: CallToolResult | undefined;
+  private disposed = false;
+  private context: McpUiHostContext;
+  readonly limits: AppLimits;
+
+  constructor(
+    private readonly props: () => AppFrameProps,
+    width: number,
+  ) {
+    this.limits = { ...DEFAULT_LIMITS, ...props().limits };
+    const { theme } = props();
+    this.context = {
+      theme,
+      displayMode: 'inline',
+      availableDisplayModes: ['inline'],
+      containerDimensions: { width, maxHeight: this.limits.maxHeight },
+      platform: window.switchboard ? 'desktop' : 'web',
+      locale: navigator.language,
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    };
+  }
+
+  /** Wires the bridge to `frame`, then points the frame at the proxy; the bridge listens before the proxy can speak. */
+  async start(frame: HTMLIFrameElement, proxyUrl: string): Promise<void> {
+    // The card may have left while the proxy address was on its way.
+    if (this.disposed) return;
+    const p = this.props();
+    const bridge = new AppBridge(
+      null,
+      HOST_INFO,
+      {
+        openLinks: {},
+        serverTools: {},
+        ...(p.readResource ? { serverResources: {} } : {}),
+        logging: {},
+        message: { text: {} },
+        updateModelContext: { text: {}, structuredContent: {} },
+        // What the app really gets: its declared origins (the proxy drops any it cannot accept), no permissions.
+        sandbox: { csp: $state.snapshot(p.csp) ?? {}, permissions: {} },
+      },
+      { hostContext: this.context },
+    );
+    this.bridge = bridge;
+    // Props may be reactive proxies, which postMessage cannot clone: send plain snapshots.
+    bridge.onsandboxready = () => void bridge.sendSandboxResourceReady({ html: p.html, ...(p.csp ? { csp: $state.snapshot(p.csp) } : {}) });
+    bridge.oninitialized = () => this.onInitialized();
+    bridge.onsizechange = ({ height }) => {
+      if (typeof height === 'number' && Number.isFinite(height)) this.height = Math.min(this.limits.maxHeight, Math.max(MIN_HEIGHT, Math.ceil(height)));
+    };
+    bridge.oncalltool = async ({ name, arguments: args }) => this.props().callTool(name, args ?? {});
+    bridge.onreadresource = async ({ uri }) => {
+      const read = this.props().readResource;
+      if (!read) throw new Error('this host does not read resources for apps');
+      return read(uri);
+    };
+    bridge.onopenlink = async ({ url }) => {
+      try {
+        await this.props().openLink(url);
+        return {};
+      } catch {
+        return { isError: true };
+      }
+    };
+    bridge.onmessage = async ({ content }) => {
+      this.props().onMessage(textOf(content));
+      return {};
+    };
+    bridge.onupdatemodelcontext = async ({ content, structuredContent }) => {
+      const text = [textOf(content), structuredContent ? JSON.stringify(structuredContent) : ''].filter(Boolean).join('\n');
+      this.props().onContextUpdate(text);
+      return {};
+    };
+    bridge.onrequestdisplaymode = async () => ({ mode: 'inline' });
+    bridge.onrequestteardown = () => this.end({ kind: 'closed' });
+    bridge.onloggingmessage = () => {};
+
+    const window = frame.contentWindow;
+    if (!window) return this.fail('the app frame has no window');
+    const transport = new GuardedTransport(new PostMessageTransport(window, window), new FloodGuard(this.limits.messagesPerSecond), {
+      onFlood: () => this.fail(`the app sent more than ${this.limits.messagesPerSecond} messages in a second and was stopped`),
+      onSandboxError: (reason) => this.fail(reason),
+    });
+    await bridge.connect(transport);
+    this.later(this.limits.initMs, () => {
+      if (this.status.kind === 'loading') this.fail(`the app did not start within ${Math.round(this.limits.initMs / 1000)} s`);
+    });
+    frame.src = proxyUrl;
+  }
+
+  private onInitialized(): void {
+    if (this.status.kind !== 'loading') return;
+    this.status = { kind: 'running' };
+    const p = this.props();
+    void this.bridge?.sendToolInput({ arguments: $state.snapshot(p.toolInput) });
+    this.deliverResult(p.toolResult);
+    this.watchLiveness();
+  }
+
+  /** The spec's order: input first, then the result once there is one (a later Run may bring another). */
+  deliverResult(result: CallToolResult | undefined): void {
+    if (this.status.kind !== 'running' || !result || result === this.sentResult) return;
+    this.sentResult = result;
+    void this.bridge?.sendToolResult($state.snapshot(result));
+  }
+
+  updateContext(change: Partial<Pick<McpUiHostContext, 'theme'>> & { width?: number }): void {
+    const { width, ...rest } = change;
+    const next = { ...this.context, ...rest, ...(width !== undefined ? { containerDimensions: { width, maxHeight: this.limits.maxHeight } } : {}) };
+    if (this.status.kind === 'running') {
+      this.context = next;
+      this.bridge?.setHostContext(next);
+    } else {
+      // Before ui/initialize nothing may be sent; the bridge answers it with this very object.
+      Object.assign(this.context, next);
+    }
+  }
+
+  /** A hung or crashed app answers no ping; its card says so instead of showing a frozen frame. */
+  private watchLiveness(): void {
+    const ping = async () => {
+      if (this.status.kind !== 'running' || !this.bridge) return;
+      try {
+        await this.bridge.request({ method: 'ping' }, EmptyResultSchema, { timeout: this.limits.pingTimeoutMs });
+      } catch {
+        if (this.status.kind === 'running') this.fail(`the app stopped answering (no reply within ${Math.round(this.limits.pingTimeoutMs / 1000)} s)`);
+        return;
+      }
+      this.later(this.limits.pingEveryMs, () => void ping());
+    };
+    this.later(this.limits.pingEveryMs, () => void ping());
+  }
+
+  private later(ms: number, run: () => void): void {
+    this.timers.push(setTimeout(run, ms));
+  }
+
+  fail(reason: string): void {
+    this.end({ kind: 'failed', reason });
+  }
+
+  private end(status: AppStatus): void {
+    if (this.status.kind === 'failed' || this.status.kind === 'closed') return;
+    this.status = status;
+    this.dispose();
+  }
+
+  /** Teardown: tell a running app it is going (best effort; its frame leaves with the card), then let go of it. */
+  dispose(): void {
+    this.disposed = true;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers = [];
+    const bridge = this.bridge;
+    this.bridge = undefined;
+    if (!bridge) return;
+    void bridge
+      .teardownResource({}, { timeout: 500 })
+      .catch(() => {})
+      .finally(() => void bridge.close());
+  }
+}

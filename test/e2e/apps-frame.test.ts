@@ -1,0 +1,240 @@
+/**
+ * MCP Apps in their sandbox, in real Chromium against the real web host and core (SECURITY U1–U6):
+ * AppFrame runs on the UI's own origin with its token cookie and CSP (a test-only page the test puts in
+ * the host's renderer folder), the proxy comes from the web host's second listener, and the apps come from real MCP servers over stdio: a hostile
+ * fixture that tries every escape, and the npm example servers.
+ */
+import { createServer, type Server } from 'node:http';
+import { mkdirSync } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixture, type HostFixture } from '../integration/host/host-fixture';
+import { bundle } from '../unit/renderer/support/browser-harness';
+import { appCallPolicy, connectAppServer, type AppServer, type CallAttempt } from './support/app-servers';
+import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { tinyPdf } from './support/tiny-pdf';
+
+const missing = chromiumMissingReason();
+if (missing) console.warn(`apps frame tests skipped: ${missing}`);
+
+const SHOTS = resolve('test-results/apps');
+const HARNESS = '/apps-harness.html';
+
+/** A loopback server no app declared: it must never hear from one. */
+async function startTarget(): Promise<{ server: Server; url: string; requests: string[] }> {
+  const requests: string[] = [];
+  const server = createServer((req, res) => {
+    requests.push(`${req.method} ${req.url}`);
+    res.writeHead(200, { 'Access-Control-Allow-Origin': '*', 'Content-Type': 'text/plain' }).end('reached');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const address = server.address() as { port: number };
+  return { server, url: `http://127.0.0.1:${address.port}`, requests };
+}
+
+describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
+  let web: HostFixture;
+  let browser: Browser;
+  let page: Page;
+  let origin: string;
+  let target: Awaited<ReturnType<typeof startTarget>>;
+  const servers: AppServer[] = [];
+  const attempts: CallAttempt[] = [];
+  const records: { id: string; kind: string; text: string }[] = [];
+  const server = (name: string) => servers.find((s) => s.name === name)!;
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    const code = await bundle('test/e2e/support/apps-harness/entry.svelte.ts');
+    target = await startTarget();
+    web = await startFixture();
+    origin = `http://127.0.0.1:${web.host.port}`;
+    await writeFile(join(web.rendererDir, 'apps-harness.js'), code.js);
+    await writeFile(join(web.rendererDir, 'apps-harness.css'), code.css);
+    await writeFile(
+      join(web.rendererDir, 'apps-harness.html'),
+      '<!doctype html><html><head><title>apps harness</title><link rel="stylesheet" href="/apps-harness.css"></head><body><div id="app"></div><script src="/apps-harness.js"></script></body></html>',
+    );
+    const node = process.execPath;
+    const pdf = join(await mkdtemp(join(tmpdir(), 'switchboard-pdf-')), 'hello.pdf');
+    await writeFile(pdf, tinyPdf('Hello from Switchboard'));
+    const pkg = (name: string) => resolve(`node_modules/@modelcontextprotocol/${name}/dist/index.js`);
+    servers.push(
+      await connectAppServer('hostile', node, [resolve('test/fixtures/servers/hostile-app.mjs'), '--target', target.url, '--ws', `${origin.replace('http', 'ws')}/ws`]),
+      await connectAppServer('basic-svelte', node, [pkg('server-basic-svelte'), '--stdio']),
+      await connectAppServer('system-monitor', node, [pkg('server-system-monitor'), '--stdio']),
+      await connectAppServer('pdf', node, [pkg('server-pdf'), '--stdio', pdf]),
+    );
+    browser = await launchChromium();
+    page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+    page.on('pageerror', (e) => console.log('PAGEERROR', e.message));
+    await page.exposeFunction('harnessCallTool', appCallPolicy(servers, new Set(['wipe-data']), attempts));
+    await page.exposeFunction('harnessRecord', (id: string, kind: string, text: string) => records.push({ id, kind, text }));
+    // The web host's own address first: it moves the token into the cookie the harness then rides on.
+    await page.goto(web.host.url);
+    await page.goto(`${origin}${HARNESS}`);
+    await page.waitForFunction(() => 'apps' in window);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(servers.map((s) => s.close()));
+    await web?.cleanup();
+    target?.server.close();
+  });
+
+  const mountApp = (id: string, spec: Record<string, unknown>) => page.evaluate(([i, s]) => (window as unknown as { apps: { mount(id: string, spec: unknown): void } }).apps.mount(i as string, s), [id, spec] as const);
+  const call = async (s: string, tool: string, args: Record<string, unknown> = {}) => (await server(s).client.callTool({ name: tool, arguments: args })) as CallToolResult;
+  const messageOf = async (id: string) => {
+    await expect.poll(() => records.find((r) => r.id === id && r.kind === 'message'), { timeout: 20_000 }).toBeDefined();
+    return records.find((r) => r.id === id && r.kind === 'message')!.text;
+  };
+  const frameOf = (id: string) => page.locator(`#${id} iframe`);
+  /** The frame's status, with the error's words when it failed (so a failure says why). */
+  const statusOf = async (id: string) => {
+    const status = await page.locator(`#${id} [data-testid="app-frame"]`).getAttribute('data-status');
+    return status === 'failed' ? `failed: ${await page.locator(`#${id} [data-testid="app-frame-error"]`).textContent()}` : status;
+  };
+
+  it('loads the proxy from the sandbox listener on the other loopback name, never from the UI origin', async () => {
+    const basic = await server('basic-svelte').appFor('get-time');
+    await mountApp('origin-check', { ...basic, toolName: 'get-time', serverName: 'basic-svelte', toolInput: {}, theme: 'light' });
+    await expect.poll(() => frameOf('origin-check').getAttribute('src')).toMatch(/^http:\/\/localhost:\d+\/proxy$/);
+    const src = new URL((await frameOf('origin-check').getAttribute('src'))!);
+    expect(src.origin).not.toBe(origin);
+    expect(await frameOf('origin-check').getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
+    // The app itself sits one frame further in, sandboxed to scripts only.
+    const proxy = page.frames().find((f) => f.url().startsWith(src.origin))!;
+    expect(await proxy.locator('iframe').getAttribute('sandbox')).toBe('allow-scripts');
+    expect(await proxy.evaluate(() => document.cookie)).toBe('');
+    await page.evaluate(() => (window as unknown as { apps: { unmount(id: string): void } }).apps.unmount('origin-check'));
+    await expect.poll(() => page.locator('#origin-check').count()).toBe(0);
+  });
+
+  it('every escape the hostile app tries fails, and the undeclared host hears nothing', async () => {
+    const hostile = await server('hostile').appFor('show-attacks');
+    const result = await call('hostile', 'show-attacks');
+    await mountApp('attacks', { ...hostile, toolName: 'show-attacks', serverName: 'hostile', toolInput: {}, toolResult: result, theme: 'dark' });
+    const report = JSON.parse(await messageOf('attacks')) as Record<string, string>;
+
+    expect(report.resultText).toBe('payload for attacks');
+    expect(report.topNavigation).toMatch(/^threw|assigned/);
+    expect(page.url()).toBe(`${origin}${HARNESS}`);
+    expect(report.windowOpen).toBe('null');
+    expect(page.context().pages()).toHaveLength(1);
+    expect(report.readParentDocument).toBe('threw SecurityError');
+    expect(report.writeParentDocument).toBe('threw SecurityError');
+    expect(report.readTopLocation).toBe('threw SecurityError');
+    expect(await page.title()).toBe('apps harness');
+    expect(report.cookie).toBe('threw SecurityError');
+    expect(report.localStorage).toBe('threw SecurityError');
+    expect(report.fetchUndeclared).toBe('threw TypeError');
+    expect(report.xhrUndeclared).toBe('error');
+    expect(report.imageUndeclared).toBe('error');
+    // sendBeacon reports only that it queued the beacon; the CSP drops it (the target's log below is the proof).
+    expect(report.webSocket).toMatch(/^error$|^threw/);
+    expect(report.callHiddenTool).toContain('the server did not make "admin-secrets" callable by apps');
+    expect(report.callUnapprovedTool).toContain('the person denied the app\'s call to "wipe-data"');
+    expect(report.callAllowedTool).toBe('result: echo hi');
+    expect(JSON.parse(report.openJavascriptLink!)).toEqual({ isError: true });
+    expect(attempts.filter((a) => a.server === 'hostile')).toEqual([
+      { server: 'hostile', tool: 'admin-secrets', outcome: 'refused' },
+      { server: 'hostile', tool: 'wipe-data', outcome: 'denied' },
+      { server: 'hostile', tool: 'app-echo', outcome: 'called' },
+    ]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(target.requests).toEqual([]);
+    expect(await statusOf('attacks')).toBe('running');
+  });
+
+  it('stops an app that floods postMessage, and the UI stays responsive', async () => {
+    const flood = await server('hostile').appFor('show-flood');
+    // The longest the UI's main thread went without running a timer, from mount until the error shows.
+    await page.evaluate(() => {
+      const w = window as unknown as { maxGap: number };
+      w.maxGap = 0;
+      let last = performance.now();
+      setInterval(() => {
+        const now = performance.now();
+        w.maxGap = Math.max(w.maxGap, now - last);
+        last = now;
+      }, 10);
+    });
+    const mountedAt = Date.now();
+    await mountApp('flood', { ...flood, toolName: 'show-flood', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { messagesPerSecond: 200 } });
+    const error = page.locator('#flood [data-testid="app-frame-error"]');
+    await error.waitFor({ timeout: 20_000 });
+    const stall = await page.evaluate(() => (window as unknown as { maxGap: number }).maxGap);
+    console.log(`flood stopped after ${Date.now() - mountedAt} ms; longest UI stall ${Math.round(stall)} ms`);
+    // Unguarded, the UI stalled for seconds at a time and took 12 s to notice; guarded, it hardly stalls.
+    expect(stall).toBeLessThan(3000);
+    expect(await error.textContent()).toContain('the app sent more than 200 messages in a second and was stopped');
+    expect(await frameOf('flood').count()).toBe(0);
+    const started = Date.now();
+    for (let i = 0; i < 5; i++) await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  it('shows an error when an app never initializes within the timeout', async () => {
+    const silent = await server('hostile').appFor('show-silent');
+    await mountApp('silent', { ...silent, toolName: 'show-silent', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { initMs: 2000 } });
+    const error = page.locator('#silent [data-testid="app-frame-error"]');
+    await error.waitFor({ timeout: 10_000 });
+    expect(await error.textContent()).toContain('the app did not start within 2 s');
+  });
+
+  it('renders server-basic-svelte and gives it the tool input, then the result', async () => {
+    const basic = await server('basic-svelte').appFor('get-time');
+    await mountApp('basic', { ...basic, toolName: 'get-time', serverName: 'basic-svelte', toolInput: {}, theme: 'light' });
+    await expect.poll(() => statusOf('basic'), { timeout: 20_000 }).toBe('running');
+    const result = await call('basic-svelte', 'get-time');
+    const time = (result.content[0] as { text: string }).text;
+    await page.evaluate(([r]) => (window as unknown as { apps: { setResult(id: string, r: unknown): void } }).apps.setResult('basic', r), [result] as const);
+    const app = page.frameLocator('#basic iframe').frameLocator('iframe');
+    await expect.poll(() => app.locator('body').innerText(), { timeout: 10_000 }).toContain(time);
+    await page.locator('#basic').screenshot({ path: `${SHOTS}/basic-svelte.png` });
+    expect(records.filter((r) => r.id === 'basic')).toEqual([]);
+  });
+
+  it('renders server-system-monitor, which polls its app-only tool through the host', async () => {
+    const monitor = await server('system-monitor').appFor('get-system-info');
+    const result = await call('system-monitor', 'get-system-info');
+    await mountApp('monitor', { ...monitor, toolName: 'get-system-info', serverName: 'system-monitor', toolInput: {}, toolResult: result, theme: 'dark' });
+    await expect.poll(() => attempts.some((a) => a.server === 'system-monitor' && a.tool === 'poll-system-stats' && a.outcome === 'called'), { timeout: 20_000 }).toBe(true);
+    await page.waitForTimeout(1500);
+    await page.locator('#monitor').screenshot({ path: `${SHOTS}/system-monitor.png` });
+    expect(await statusOf('monitor')).toBe('running');
+  });
+
+  it('renders server-pdf: the viewer loads a local PDF through its app-only tool', { timeout: 150_000 }, async () => {
+    const viewer = await server('pdf').appFor('display_pdf');
+    const pdfPath = ((await call('pdf', 'list_pdfs')).structuredContent as { localFiles: string[] }).localFiles[0]!;
+    const result = await call('pdf', 'display_pdf', { url: pdfPath });
+    await mountApp('pdf', { ...viewer, toolName: 'display_pdf', serverName: 'pdf', toolInput: { url: pdfPath }, toolResult: result, theme: 'light', limits: { initMs: 60_000 } });
+    await expect.poll(() => statusOf('pdf'), { timeout: 60_000 }).toBe('running');
+    await expect.poll(() => attempts.some((a) => a.server === 'pdf' && a.tool === 'read_pdf_bytes' && a.outcome === 'called'), { timeout: 30_000 }).toBe(true);
+    // The viewer reports its size once the page is drawn: the frame follows, up to its 640 px bound.
+    await expect.poll(() => frameOf('pdf').evaluate((f) => f.getBoundingClientRect().height), { timeout: 30_000 }).toBe(640);
+    await page.waitForTimeout(2000);
+    await page.locator('#pdf').screenshot({ path: `${SHOTS}/pdf.png` });
+    expect(await statusOf('pdf')).toBe('running');
+  });
+
+  // Last on purpose: a hung app keeps its sandbox origin's renderer process busy, and every app on that
+  // origin waits until Chromium reclaims it (a known limit: one sandbox origin for all apps).
+  it('shows an error when a running app hangs, without freezing the UI', async () => {
+    const hang = await server('hostile').appFor('show-hang');
+    await mountApp('hang', { ...hang, toolName: 'show-hang', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { pingEveryMs: 300, pingTimeoutMs: 1500 } });
+    await expect.poll(() => statusOf('hang')).toBe('running');
+    const started = Date.now();
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
+    expect(Date.now() - started).toBeLessThan(1000);
+    const error = page.locator('#hang [data-testid="app-frame-error"]');
+    await error.waitFor({ timeout: 10_000 });
+    expect(await error.textContent()).toContain('the app stopped answering');
+  });
+});

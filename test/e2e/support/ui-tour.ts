@@ -1,0 +1,239 @@
+/**
+ * Every page and dialog of the UI, reached the way a person reaches it, on one web-mode app with
+ * data that fills each of them: the accessibility check walks it in both themes, and the README's
+ * and review screenshots come from it. Waits are on what the page shows, never on time.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/llm/fake-llm-server';
+import { startWebApp, type RunningWebApp } from './web-app';
+
+const everything = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const WAIT = { timeout: 30_000 };
+
+export interface TourApp {
+  app: RunningWebApp;
+  llm: FakeLlmServer;
+  close: () => Promise<void>;
+}
+
+/**
+ * A data home that gives each view something to show: a connected server (asking before each
+ * call), a disabled one, one that fails, a remote one that cannot be reached, a bad entry, and a
+ * project whose local server waits for approval.
+ */
+export async function startTourApp(): Promise<TourApp> {
+  const llm = await startFakeLlmServer();
+  const app = await startWebApp(async (home) => {
+    const project = join(home, 'project');
+    await mkdir(project);
+    await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { 'project-notes': { command: process.execPath, args: [everything, 'stdio'] } } }));
+    await writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [project] }));
+    const servers = {
+      everything: { command: process.execPath, args: [everything, 'stdio'], approval: 'ask' },
+      broken: { command: process.execPath, args: ['-e', 'console.error("cannot find config.yml"); process.exit(3)'] },
+      remote: { url: 'http://127.0.0.1:9/mcp' },
+      notes: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], enabled: false },
+      both: { command: 'x', url: 'https://example.com/mcp' },
+    };
+    await writeFile(join(home, 'servers.json'), JSON.stringify({ servers }, null, 2));
+  });
+  return {
+    app,
+    llm,
+    close: async () => {
+      await app.stop();
+      await llm.close();
+    },
+  };
+}
+
+export interface Scene {
+  name: string;
+  /** Brings the page from the servers page, freshly loaded, to this scene. */
+  show: (page: Page, tour: TourApp) => Promise<void>;
+  /** Leaves nothing waiting in the core for the next scene (open approvals). */
+  leave?: (page: Page) => Promise<void>;
+}
+
+const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true }).click();
+const dialog = (page: Page) => page.getByTestId('approval-dialog');
+
+async function connected(page: Page, name: string): Promise<void> {
+  await page.locator(`[data-server="${name}"][data-state="connected"]`).waitFor(WAIT);
+}
+
+async function openTool(page: Page, tool: string): Promise<void> {
+  await connected(page, 'everything');
+  const tools = page.getByRole('region', { name: 'Tools of everything' });
+  if (!(await tools.isVisible())) await page.locator('[data-server="everything"]').getByRole('button', { name: 'Tools', exact: true }).click();
+  const row = page.locator(`[data-tool="everything__${tool}"]`);
+  const runner = row.getByTestId('tool-runner');
+  if (!(await runner.isVisible())) await row.getByRole('button', { name: `Run ${tool}` }).click();
+  await runner.waitFor(WAIT);
+}
+
+/** Runs a tool from its panel and waits for the approval dialog it raises. */
+async function runForDialog(page: Page, tool: string, kind: string, fill?: (page: Page) => Promise<void>): Promise<void> {
+  await openTool(page, tool);
+  const runner = page.locator(`[data-tool="everything__${tool}"]`).getByTestId('tool-runner');
+  await fill?.(page);
+  await runner.getByRole('button', { name: 'Run', exact: true }).click();
+  // The tool call itself asks first (approval "ask"); server-side requests come after it is allowed.
+  await dialog(page).waitFor(WAIT);
+  if (kind !== 'tool_call') {
+    await dialog(page).getByRole('button', { name: 'Allow once' }).click();
+    await page.locator(`[data-testid="approval-dialog"][data-kind="${kind}"]`).waitFor(WAIT);
+  }
+}
+
+export const scenes: Scene[] = [
+  {
+    name: 'servers',
+    show: async (page) => {
+      await connected(page, 'everything');
+      await page.locator('[data-server="project-notes"][data-state="trust_required"]').getByRole('region').waitFor(WAIT);
+      await page.locator('[data-server="broken"]:not([data-state="connecting"])').waitFor(WAIT);
+    },
+  },
+  {
+    name: 'servers-add',
+    show: async (page) => {
+      await page.getByRole('button', { name: 'Add server', exact: true }).click();
+      await page.getByRole('form', { name: 'Add a server' }).waitFor(WAIT);
+    },
+  },
+  {
+    name: 'servers-paste',
+    show: async (page) => {
+      await page.getByRole('button', { name: 'Paste JSON' }).click();
+      await page.getByLabel('Snippet').fill(JSON.stringify({ mcpServers: { github: { command: 'npx', args: ['-y', 'github-mcp'], env: { GITHUB_TOKEN: '${secret:github}' } } } }, null, 2));
+      await page.getByRole('list', { name: 'Servers to add' }).waitFor(WAIT);
+    },
+  },
+  {
+    name: 'servers-import',
+    show: async (page) => {
+      await page.getByRole('button', { name: 'Import from Claude Desktop' }).click();
+      await page.getByText("Claude Desktop's config was not found there").waitFor(WAIT);
+    },
+  },
+  {
+    name: 'servers-edit',
+    show: async (page) => {
+      const row = page.locator('[data-server="broken"]');
+      await row.getByRole('button', { name: 'Edit', exact: true }).click();
+      await row.getByRole('form').waitFor(WAIT);
+    },
+  },
+  {
+    name: 'servers-remove',
+    show: async (page) => {
+      const row = page.locator('[data-server="broken"]');
+      await row.getByRole('button', { name: 'Remove', exact: true }).click();
+      await row.getByRole('group', { name: 'Remove broken?' }).waitFor(WAIT);
+    },
+  },
+  {
+    name: 'servers-logs',
+    show: async (page) => {
+      await page.locator('[data-server="broken"]:not([data-state="connecting"])').waitFor(WAIT);
+      await page.locator('[data-server="broken"]').getByRole('button', { name: 'Logs' }).click();
+      await page.getByRole('region', { name: 'Logs of broken' }).waitFor(WAIT);
+    },
+  },
+  {
+    name: 'servers-tools',
+    show: async (page) => {
+      await openTool(page, 'echo');
+      await page.locator('[data-tool="everything__echo"]').getByLabel('message *').fill('hello');
+    },
+  },
+  {
+    name: 'dialog-tool-call',
+    show: (page) => runForDialog(page, 'echo', 'tool_call', (p) => p.locator('[data-tool="everything__echo"]').getByLabel('message *').fill('hello')),
+    leave: (page) => finishRun(page, 'echo'),
+  },
+  {
+    name: 'dialog-elicitation',
+    show: (page) => runForDialog(page, 'trigger-elicitation-request', 'elicitation'),
+    leave: (page) => finishRun(page, 'trigger-elicitation-request'),
+  },
+  {
+    name: 'dialog-sampling',
+    show: (page) => runForDialog(page, 'trigger-sampling-request', 'sampling', (p) => p.locator('[data-tool="everything__trigger-sampling-request"]').getByLabel('prompt *').fill('Say hello')),
+    leave: (page) => finishRun(page, 'trigger-sampling-request'),
+  },
+  {
+    name: 'chat',
+    show: async (page) => {
+      await nav(page, 'Chat');
+      await page.getByTestId('conversation-title').waitFor(WAIT);
+    },
+  },
+  {
+    name: 'chat-settings',
+    show: async (page) => {
+      await nav(page, 'Chat');
+      await page.getByRole('button', { name: 'Model settings', exact: true }).click();
+      await page.getByRole('region', { name: 'Model settings' }).waitFor(WAIT);
+    },
+  },
+  {
+    name: 'chat-conversation',
+    show: async (page, tour) => {
+      await nav(page, 'Chat');
+      await useFakeModel(page, tour.llm);
+      tour.llm.script(
+        { text: 'Let me echo that.', toolCalls: [{ id: `call_${Date.now()}`, name: 'everything__echo', args: { message: 'hello from Switchboard' } }] },
+        { text: 'The server answered **Echo: hello from Switchboard**. Anything else?' },
+      );
+      await page.getByTestId('composer-input').fill('Please echo "hello from Switchboard"');
+      await page.getByTestId('composer-input').press('Enter');
+      await dialog(page).getByRole('button', { name: 'Allow once' }).click(WAIT);
+      await page.locator('[data-testid="message"][data-role="assistant"]', { hasText: 'Anything else?' }).waitFor(WAIT);
+    },
+  },
+  {
+    name: 'settings',
+    show: async (page) => {
+      await nav(page, 'Settings');
+      await page.getByRole('group', { name: 'Appearance' }).waitFor(WAIT);
+    },
+  },
+  {
+    name: 'secrets',
+    show: async (page) => {
+      await nav(page, 'Secrets');
+      await page.getByRole('heading', { name: 'Secrets', exact: true }).waitFor(WAIT);
+      await page.getByRole('button', { name: 'Look for plain secrets' }).click();
+    },
+  },
+];
+
+/** Points the chat at the fake LLM (a loopback OpenAI-compatible server needs no key). */
+export async function useFakeModel(page: Page, llm: FakeLlmServer): Promise<void> {
+  await page.getByRole('button', { name: 'Model settings', exact: true }).click();
+  const panel = page.getByRole('region', { name: 'Model settings' });
+  await panel.getByLabel('Provider').selectOption('openai-compatible');
+  await panel.getByLabel('Base URL').fill(llm.openAiBaseUrl);
+  await panel.getByLabel('Model', { exact: true }).fill('fake-model-small');
+  await panel.getByRole('button', { name: 'Save settings' }).click();
+  await panel.getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor(WAIT);
+  await panel.getByRole('button', { name: 'Close' }).click();
+}
+
+/** Declines every request the tool's run raises until its run ends, so the next scene starts clean. */
+export async function finishRun(page: Page, tool: string): Promise<void> {
+  const output = page.locator(`[data-tool="everything__${tool}"] [data-testid="run-output"]`);
+  for (;;) {
+    await page.locator(`[data-testid="approval-dialog"], [data-tool="everything__${tool}"] [data-testid="run-output"]`).first().waitFor(WAIT);
+    if (await output.isVisible()) return;
+    const refuse = dialog(page).getByRole('button', { name: /^(Deny|Decline)$/ });
+    const handle = await refuse.elementHandle(WAIT);
+    await refuse.click();
+    // The answered request's content goes; the next request (or the result) takes its place.
+    await handle!.waitForElementState('hidden', WAIT);
+  }
+}
