@@ -11,7 +11,7 @@ import { appearanceEvents, appearanceInvokes } from './contract/appearance';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
-import { discoverInvokes, installInvokes, installLinkInvokes } from './contract/install';
+import { discoverInvokes, installInvokes, installLinkEvents, installLinkInvokes } from './contract/install';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
@@ -47,6 +47,7 @@ export const events = {
   ...chatEvents,
   ...authEvents,
   ...appearanceEvents,
+  ...installLinkEvents,
 } as const;
 
 export type InvokeName = keyof typeof invokes;

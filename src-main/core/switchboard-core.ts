@@ -16,6 +16,7 @@ import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { EventHub } from './event-hub';
 import { BundleInstaller } from './install/bundle-installer';
 import { installHandlers, uploadsDir } from './install/install-handlers';
+import { InstallLinkInbox } from './install/install-link-inbox';
 import { ServerInstaller } from './install/server-installer';
 import { UploadStaging } from './install/upload-staging';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
@@ -65,6 +66,8 @@ export class SwitchboardCore {
   private readonly uploads: UploadStaging;
   /** The curated catalog and the MCP Registry. */
   readonly servers: ServerInstaller;
+  /** Install links the desktop shell (or web mode's command line) was handed, until the window takes them. */
+  readonly installLinks = new InstallLinkInbox(() => this.events.emit('installLinkOffered', {}));
 
   constructor(private readonly deps: CoreDeps) {
     this.appearance = new AppearanceSettings(appearanceFile(deps.home), deps.logger);
@@ -183,7 +186,7 @@ export class SwitchboardCore {
         return null;
       },
       ...this.chatHandlers,
-      ...installHandlers(this.bundles, this.uploads, this.servers),
+      ...installHandlers(this.bundles, this.uploads, this.servers, this.installLinks),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller),

@@ -184,4 +184,11 @@ export type InstallLinkView =
 export const installLinkInvokes = {
   /** Parse a switchboard://install link (main parses it; the renderer only shows the result). */
   readInstallLink: { input: z.object({ link: z.string().max(8192, 'the install link is too long') }).strict(), output: out<InstallLinkView>() },
+  /** The link the desktop shell was opened with (switchboard://install?…), parsed; null when none waits. */
+  takeInstallLink: { input: empty, output: out<InstallLinkView | null>() },
+} as const;
+
+export const installLinkEvents = {
+  /** The desktop shell was handed an install link: take it with takeInstallLink. */
+  installLinkOffered: out<Record<string, never>>(),
 } as const;

@@ -70,6 +70,26 @@ describe.skipIf(missing !== undefined)('Browse → install → connected (web mo
     expect(bare.status).toBe(401);
   }, 120_000);
 
+  it('a switchboard:// link the app is launched with (as the desktop shell gets one from the OS) opens the same install form', async () => {
+    const launched = await startWebApp(async () => {}, ['switchboard://install?catalog=memory&name=launched']);
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
+      await page.goto(launched.url);
+      const form = page.getByRole('form', { name: 'Install Memory' });
+      await form.waitFor();
+      expect(await form.locator('[data-field="args"] li').allTextContents()).toEqual(['-y', '@modelcontextprotocol/server-memory']);
+      expect(await form.locator('input[name="server-name"]').inputValue()).toBe('launched');
+      expect(await readFile(join(launched.home, 'servers.json'), 'utf8').catch(() => 'none')).not.toContain('launched');
+      // Taken once: a reload shows the plain servers page.
+      await page.reload();
+      await page.getByRole('heading', { name: 'Servers' }).waitFor();
+      await page.waitForTimeout(500);
+      expect(await form.count()).toBe(0);
+    } finally {
+      await launched.stop();
+    }
+  }, 120_000);
+
   it('searches the registry: a secret input as a password field, and an unusable package shown with its reason', async () => {
     const page = await open();
     await page.getByRole('button', { name: 'Browse' }).click();

@@ -4,6 +4,7 @@ import type { discoverInvokes, installInvokes, installLinkInvokes } from '../../
 import { AppFailure } from '../app-error';
 import type { BundleInstaller } from './bundle-installer';
 import { parseInstallLink } from './install-link';
+import type { InstallLinkInbox } from './install-link-inbox';
 import type { ServerInstaller } from './server-installer';
 import type { UploadStaging } from './upload-staging';
 
@@ -15,13 +16,14 @@ export type InstallHandlers = {
 export const uploadsDir = (home: string): string => join(home, 'bundles', '.uploads');
 
 /** The install area's calls; the UI sends bundle bytes, main keeps them in a private upload folder. */
-export function installHandlers(installer: BundleInstaller, staging: UploadStaging, servers: ServerInstaller): InstallHandlers {
+export function installHandlers(installer: BundleInstaller, staging: UploadStaging, servers: ServerInstaller, links: InstallLinkInbox): InstallHandlers {
   return {
     readInstallLink: async ({ link }) => {
       const parsed = parseInstallLink(link);
       if (!parsed.ok) throw new AppFailure('invalid_input', parsed.message);
       return parsed.link;
     },
+    takeInstallLink: async () => links.take(),
     listCatalog: async () => servers.catalog(),
     searchRegistry: async ({ query, cursor }) => ({ ...(await servers.search(query, cursor)), registryUrl: await servers.registryUrl() }),
     getRegistryUrl: async () => ({ url: await servers.registryUrl() }),
