@@ -17,6 +17,8 @@ import { EventHub } from './event-hub';
 import { BundleInstaller } from './install/bundle-installer';
 import { installHandlers, uploadsDir } from './install/install-handlers';
 import { InstallLinkInbox } from './install/install-link-inbox';
+import { loginShellPath } from './mcp/login-path';
+import { CommandSecrets } from './secrets/command-secrets';
 import { ServerInstaller } from './install/server-installer';
 import { UploadStaging } from './install/upload-staging';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
@@ -66,10 +68,13 @@ export class SwitchboardCore {
   private readonly uploads: UploadStaging;
   /** The curated catalog and the MCP Registry. */
   readonly servers: ServerInstaller;
+  /** ${cmd:…} values, read once per session (SECURITY S4). */
+  private readonly commandSecrets: CommandSecrets;
   /** Install links the desktop shell (or web mode's command line) was handed, until the window takes them. */
   readonly installLinks = new InstallLinkInbox(() => this.events.emit('installLinkOffered', {}));
 
   constructor(private readonly deps: CoreDeps) {
+    this.commandSecrets = new CommandSecrets({ loginPath: deps.mcp?.loginPath ?? loginShellPath });
     this.appearance = new AppearanceSettings(appearanceFile(deps.home), deps.logger);
     this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));
     this.signIn = new SignInService({
@@ -83,7 +88,7 @@ export class SwitchboardCore {
       home: deps.home,
       logger: deps.logger,
       authProviderFor: this.signIn.providerFor,
-      expand: (config) => expandServerConfig(config, process.env, deps.vault),
+      expand: (config) => expandServerConfig(config, process.env, deps.vault, this.commandSecrets),
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
       // Elicitation and sampling go to the chat's broker (A5); the chat exists by the time a server connects.
       clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },
