@@ -181,6 +181,7 @@ export class SwitchboardCore {
       current: () => this.loaded,
       reload: () => this.reload(),
       reconnect: (name) => this.mcp.reconnect(name),
+      vault: this.deps.vault,
     });
     return {
       ...config,
