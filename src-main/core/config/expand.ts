@@ -1,3 +1,5 @@
+import { homedir } from 'node:os';
+import { basename, dirname, sep } from 'node:path';
 import type { SecretVault } from '../ports';
 import { CommandSecretFailure, type CommandSecrets } from '../secrets/command-secrets';
 import type { ServerConfig } from './server-config';
@@ -5,10 +7,11 @@ import type { ServerConfig } from './server-config';
 export type ExpandResult = { ok: true; config: ServerConfig; warnings: string[] } | { ok: false; message: string };
 
 /**
- * `${secret:NAME}`, `${cmd:COMMAND}`, `${VAR:-default}` or `${VAR}`. A variable name is what a shell
- * accepts; a default or a command runs to the first "}" (no nesting, as in the MCP configs people copy from).
+ * `${secret:NAME}`, `${cmd:COMMAND}`, `${VAR:-default}`, `${VAR}` or `${env:VAR}` (VS Code's and Cursor's
+ * spelling). A variable name is what a shell accepts; a default or a command runs to the first "}"
+ * (no nesting, as in the MCP configs people copy from).
  */
-const REFERENCE_SOURCE = String.raw`\$\{(?:secret:([^}\s]+)|cmd:([^}]*)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}`;
+const REFERENCE_SOURCE = String.raw`\$\{(?:secret:([^}\s]+)|cmd:([^}]*)|env:([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}`;
 /** Non-global on purpose: a global regex carries lastIndex between calls (and matchAll copies it). */
 const REFERENCE = new RegExp(REFERENCE_SOURCE);
 
@@ -23,7 +26,7 @@ export function referencesIn(value: string): { secrets: string[]; variables: str
   for (const match of value.matchAll(new RegExp(REFERENCE_SOURCE, 'g'))) {
     if (match[1] !== undefined) found.secrets.push(match[1]);
     else if (match[2] !== undefined) found.commands.push(match[2]);
-    else if (match[3] !== undefined) found.variables.push(match[3]);
+    else if (match[3] !== undefined || match[4] !== undefined) found.variables.push((match[3] ?? match[4])!);
   }
   return found;
 }
@@ -109,14 +112,29 @@ class Expander {
     let result = '';
     let last = 0;
     for (const match of value.matchAll(new RegExp(REFERENCE_SOURCE, 'g'))) {
-      const [whole, secretName, command, variable, fallback] = match;
+      const [whole, secretName, command, envName, variable, fallback] = match;
       result += value.slice(last, match.index);
       last = match.index + whole.length;
       if (secretName !== undefined) result += await this.secret(secretName);
       else if (command !== undefined) result += await this.command(command);
-      else result += this.variable(variable!, fallback, whole);
+      else result += this.editorVariable(variable) ?? this.variable((envName ?? variable)!, fallback, whole);
     }
     return result + value.slice(last);
+  }
+
+  /**
+   * In a project's .vscode/mcp.json or .cursor/mcp.json, the editors' own variables: ${workspaceFolder}
+   * is that project's folder, ${userHome} the home folder (https://code.visualstudio.com/docs/reference/variables-reference).
+   */
+  private editorVariable(name: string | undefined): string | undefined {
+    const { source } = this.config;
+    if (name === undefined || (source.origin !== 'vscode' && source.origin !== 'cursor')) return undefined;
+    const project = dirname(dirname(source.path));
+    if (name === 'workspaceFolder') return project;
+    if (name === 'workspaceFolderBasename') return basename(project);
+    if (name === 'userHome') return this.env.HOME || homedir();
+    if (name === 'pathSeparator') return sep;
+    return undefined;
   }
 
   private variable(name: string, fallback: string | undefined, literal: string): string {
@@ -126,7 +144,7 @@ class Expander {
     if (value !== undefined) return value;
     if (!this.warned.has(name)) {
       this.warned.add(name);
-      this.warnings.push(`server "${this.server}": environment variable ${name} is not set; "\${${name}}" was left as is`);
+      this.warnings.push(`server "${this.server}": environment variable ${name} is not set; "${literal}" was left as is`);
     }
     return literal;
   }

@@ -198,3 +198,28 @@ describe('${cmd:…} in a server entry (SECURITY S4)', () => {
     expect(result).toEqual({ ok: false, message: `server "gh": ${cmd('op://vault/locked')} failed (exit code 1); run it in a terminal to see why` });
   });
 });
+
+describe("VS Code's and Cursor's variables in a project's file", () => {
+  it.each([
+    ['/work/repo/.vscode/mcp.json', 'vscode'],
+    ['/work/repo/.cursor/mcp.json', 'cursor'],
+  ] as const)('in %s: ${workspaceFolder} is the project folder, ${env:NAME} the environment', async (path, origin) => {
+    const result = validateServerEntry('git', { command: 'uvx', args: ['mcp-server-git', '--repository', '${workspaceFolder}', '--name=${workspaceFolderBasename}', '${userHome}/x'], env: { TOKEN: '${env:GIT_TOKEN}' } }, { path, origin, userWritten: false });
+    if (!result.ok) throw new Error(result.message);
+    const expanded = await expandServerConfig(result.server, { GIT_TOKEN: 't-1', HOME: '/home/me' }, new MemoryVault());
+    expect(expanded.ok && expanded.config.kind === 'stdio' && [expanded.config.args, expanded.config.env]).toEqual([
+      ['mcp-server-git', '--repository', '/work/repo', '--name=repo', '/home/me/x'],
+      { TOKEN: 't-1' },
+    ]);
+  });
+
+  it('leaves ${workspaceFolder} alone, with a warning, in a file that has no project folder', async () => {
+    const expanded = await expandServerConfig(entry('x', { command: 'x', args: ['${workspaceFolder}'] }), {}, new MemoryVault());
+    expect(expanded).toMatchObject({ ok: true, warnings: ['server "x": environment variable workspaceFolder is not set; "${workspaceFolder}" was left as is'] });
+  });
+
+  it('warns about an unset ${env:NAME} by its name, as for ${NAME}', async () => {
+    const expanded = await expandServerConfig(entry('x', { command: 'x', args: ['${env:NOPE_NOT_SET}'] }), {}, new MemoryVault());
+    expect(expanded).toMatchObject({ ok: true, warnings: ['server "x": environment variable NOPE_NOT_SET is not set; "${env:NOPE_NOT_SET}" was left as is'] });
+  });
+});
