@@ -11,7 +11,7 @@ import { InstallLinkReceiver } from './electron/install-links';
 import { bindIpc, forwardEvents } from './electron/ipc';
 import { electronSettingsFile } from './electron/electron-settings-file';
 import { FileSettingsStore } from './electron/settings-store';
-import { SANDBOX_PROXY_URL, SANDBOX_SCHEME, sandboxProtocolHandler } from './electron/sandbox-protocol';
+import { SANDBOX_SCHEME, sandboxProtocolHandler, sandboxProxyUrl } from './electron/sandbox-protocol';
 import { SystemBrowser } from './electron/system-browser';
 import { followTheme, windowBackground } from './electron/theme';
 import { StatusTray } from './electron/tray';
@@ -51,7 +51,7 @@ async function main(links: InstallLinkReceiver): Promise<void> {
   const settings = new FileSettingsStore(home, electronSettingsFile);
   const core = new SwitchboardCore({ home, vault: new KeytarVault(), opener, logger });
   // MCP Apps load their sandbox proxy from the scheme registered above (SECURITY U1).
-  bindIpc(ipcMain, { ...core.handlers, appSandbox: async () => ({ url: SANDBOX_PROXY_URL }) });
+  bindIpc(ipcMain, { ...core.handlers, appSandbox: async ({ server, uri }) => ({ url: sandboxProxyUrl(server, uri) }) });
 
   let window: BrowserWindow | undefined;
   let quitting = false;
