@@ -11,6 +11,7 @@ import { appearanceEvents, appearanceInvokes } from './contract/appearance';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
+import { discoverInvokes, installInvokes, installLinkEvents, installLinkInvokes } from './contract/install';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
@@ -21,6 +22,7 @@ export * from './contract/auth';
 export * from './contract/chat';
 export * from './contract/common';
 export * from './contract/config';
+export * from './contract/install';
 export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-run';
@@ -30,6 +32,9 @@ export const invokes = {
   ...serverInvokes,
   ...toolRunInvokes,
   ...configInvokes,
+  ...installInvokes,
+  ...discoverInvokes,
+  ...installLinkInvokes,
   ...chatInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,
@@ -42,6 +47,7 @@ export const events = {
   ...chatEvents,
   ...authEvents,
   ...appearanceEvents,
+  ...installLinkEvents,
 } as const;
 
 export type InvokeName = keyof typeof invokes;
