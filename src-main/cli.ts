@@ -5,7 +5,10 @@ import { dataHome } from './core/data-home';
 import type { CatalogTool } from './core/mcp/tool-catalog';
 import type { ToolResult } from './core/mcp/call-result';
 import { resultOrThrow } from './core/tools/tool-caller';
-import { doctorHint } from './core/mcp/doctor-hint';
+import { AppFailure } from './core/app-error';
+import { diagnoseToolResult } from './core/diagnosis/call-diagnosis';
+import { describeDiagnosis } from './core/diagnosis/diagnosis';
+import { diagnoseServer, serverFix } from './core/diagnosis/server-diagnosis';
 import type { ServerStatus } from './core/mcp/mcp-manager';
 import type { Logger, SecretVault, UrlOpener } from './core/ports';
 import { KeychainUnavailableError, KeytarVault } from './core/secrets/keytar-vault';
@@ -149,16 +152,17 @@ function printStatus(core: SwitchboardCore, json: boolean): number {
   for (const row of rows) {
     console.log(`\n${row.state === 'connected' ? '●' : '○'} ${row.name}  ${row.state}  (${row.transport}, ${row.tools} tool${row.tools === 1 ? '' : 's'})`);
     console.log(`  ${row.reason}`);
-    if (row.fix) console.log(`  fix: ${row.fix}`);
+    if (row.fix) console.log(`  fix${row.class ? ` (${row.class})` : ''}: ${row.fix}`);
     for (const line of row.stderr ?? []) console.log(`  | ${line}`);
     console.log(`  source: ${row.source}`);
   }
   return failing ? 1 : 0;
 }
 
-function optionalHint(status: ServerStatus): { fix?: string } {
-  const fix = doctorHint(status.config, status.state);
-  return fix ? { fix } : {};
+function optionalHint(status: ServerStatus): { fix?: string; class?: string } {
+  const fix = serverFix(status.config, status.state);
+  const diagnosis = diagnoseServer(status.config, status.state);
+  return { ...(fix ? { fix } : {}), ...(diagnosis ? { class: diagnosis.class } : {}) };
 }
 
 function printTools(tools: CatalogTool[], json: boolean): number {
@@ -180,7 +184,8 @@ function printResult(result: ToolResult, json: boolean): void {
     console.log(JSON.stringify(result, null, 2));
     return;
   }
-  if (result.isError) console.log('the tool reported an error:');
+  const diagnosis = diagnoseToolResult(result);
+  if (result.isError) console.log(diagnosis ? `the tool refused the call: ${describeDiagnosis(diagnosis)}` : 'the tool reported an error:');
   for (const part of result.content) {
     switch (part.type) {
       case 'text':
@@ -241,6 +246,7 @@ async function main(argv: string[]): Promise<number> {
     return await run(command, core);
   } catch (error) {
     console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof AppFailure && error.diagnosis) console.error(`  ${describeDiagnosis(error.diagnosis)}`);
     return 1;
   } finally {
     await core.stop();

@@ -1,6 +1,6 @@
 /** Chat, approvals and conversations: types, invokes and events. */
 import { z } from 'zod';
-import { empty, out } from './common';
+import { empty, out, type Diagnosis } from './common';
 import type { CallOrigin, ToolResult } from './tools';
 
 // ---- Tool definitions as the approval dialog shows them (SECURITY A2, A3) ----
@@ -146,6 +146,8 @@ export interface ToolCallOutcome {
   elapsedMs?: number;
   /** Why it failed, when the call itself failed. */
   error?: string;
+  /** The failure's class and fix (also told to the model). */
+  diagnosis?: Diagnosis;
   /** What the model was told. */
   textForModel: string;
 }
@@ -199,6 +201,7 @@ export interface ToolCallCard {
   /** The `ui://` resource that renders this tool's results (MCP Apps). */
   appUri?: string;
   error?: string;
+  diagnosis?: Diagnosis;
 }
 
 // ---- Settings ----

@@ -1,6 +1,6 @@
 /** Servers, tools and the app's status: snapshots, invokes and events. */
 import { z } from 'zod';
-import { empty, out, serverName } from './common';
+import { empty, out, serverName, type Diagnosis } from './common';
 import type { TextFlag } from './chat';
 import type { CatalogTool } from './tools';
 
@@ -27,6 +27,8 @@ export interface ServerView {
   state: ServerStateKind;
   /** Human reason for the state, e.g. "command not found: npx (PATH searched: …)". */
   reason?: string;
+  /** Why it is not connected, as a class and a fix (absent while connected, starting or switched off). */
+  diagnosis?: Diagnosis;
   /** Epoch ms of the next reconnect attempt while backing_off. */
   nextAttemptAt?: number;
   toolCount: number;
