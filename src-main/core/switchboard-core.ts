@@ -12,6 +12,8 @@ import type { ChatHandlers } from './chat/chat-handlers';
 import type { ChatService } from './chat/chat-service';
 import { createChat } from './chat/create-chat';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
+import { buildDiagnosticsBundle, diagnosticsFileName } from './diagnosis/diagnostics-bundle';
+import { RecentLog } from './diagnosis/recent-log';
 import { EventHub } from './event-hub';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
 import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView } from './mcp/views';
@@ -54,19 +56,23 @@ export class SwitchboardCore {
   /** Approvals for project stdio servers (SECURITY P1); opened in start(), absent before = nothing trusted. */
   trustStore: TrustStore | undefined;
 
+  /** The app's log, whose last lines go into the diagnostics bundle. */
+  readonly log: RecentLog;
+
   constructor(private readonly deps: CoreDeps) {
-    this.appearance = new AppearanceSettings(appearanceFile(deps.home), deps.logger);
+    this.log = new RecentLog(deps.logger);
+    this.appearance = new AppearanceSettings(appearanceFile(deps.home), this.log);
     this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));
     this.signIn = new SignInService({
       vault: deps.vault,
       opener: deps.opener,
-      logger: deps.logger,
+      logger: this.log,
       ...deps.oauth,
       onSignInChanged: (server, running) => this.events.emit('signInChanged', { server, running }),
     });
     this.mcp = new McpManager({
       home: deps.home,
-      logger: deps.logger,
+      logger: this.log,
       authProviderFor: this.signIn.providerFor,
       expand: (config) => expandServerConfig(config, process.env, deps.vault),
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
@@ -75,7 +81,7 @@ export class SwitchboardCore {
       ...deps.mcp,
     });
     this.mcp.onChange(() => this.events.emit('serversChanged', this.snapshot()));
-    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: deps.logger, events: this.events, mcp: this.mcp });
+    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: this.log, events: this.events, mcp: this.mcp });
     this.chat = chat.service;
     this.chatHandlers = chat.handlers;
     this.handlers = this.buildHandlers();
@@ -92,7 +98,7 @@ export class SwitchboardCore {
     this.watcher = new ConfigWatcher({
       home: this.deps.home,
       onChange: (loaded) => this.apply(loaded),
-      onError: (error) => this.deps.logger.warn('config reload failed', { error: String(error) }),
+      onError: (error) => this.log.warn('config reload failed', { error: String(error) }),
     });
     await this.watcher.start();
   }
@@ -108,6 +114,20 @@ export class SwitchboardCore {
     return { servers, problems: this.problems, status: aggregateStatus(servers, this.mcpDisabled), configPath: this.configPath };
   }
 
+  /** The diagnostics zip: versions, OS, states, recent logs and stderr, config with every secret replaced. */
+  diagnosticsBundle(): Promise<Uint8Array> {
+    return buildDiagnosticsBundle({
+      statuses: this.mcp.statuses(),
+      logs: (server) => this.mcp.logs(server),
+      appLog: this.log.lines(),
+      problems: this.problems,
+      configPath: this.configPath,
+      vault: this.deps.vault,
+      env: process.env,
+      now: new Date(),
+    });
+  }
+
   /** Read the config again and apply it as a diff (only changed servers restart). */
   async reload(): Promise<void> {
     if (this.watcher) await this.watcher.reload();
@@ -119,7 +139,7 @@ export class SwitchboardCore {
     const kept = new Set(loaded.servers.map((s) => s.name));
     for (const gone of this.loaded?.servers ?? []) {
       if (gone.kind === 'remote' && !kept.has(gone.name)) {
-        await this.signIn.forget(gone).catch((error) => this.deps.logger.warn('could not delete credentials of a removed server', { server: gone.name, error: String(error) }));
+        await this.signIn.forget(gone).catch((error) => this.log.warn('could not delete credentials of a removed server', { server: gone.name, error: String(error) }));
       }
     }
     this.loaded = loaded;
@@ -156,6 +176,10 @@ export class SwitchboardCore {
       getAppearance: async () => this.appearance.get(),
       setAppearance: async (appearance) => this.appearance.set(appearance),
       listServers: async () => this.snapshot(),
+      exportDiagnostics: async () => {
+        const zip = await this.diagnosticsBundle();
+        return { fileName: diagnosticsFileName(new Date()), zipBase64: Buffer.from(zip).toString('base64') };
+      },
       reconnectServer: async ({ name }) => {
         await this.mcp.reconnect(name);
         return null;

@@ -134,6 +134,8 @@ export const serverInvokes = {
     input: z.object({ name: serverName, prompt: z.string().min(1).max(200), arguments: z.record(z.string(), z.string()).optional() }).strict(),
     output: out<PromptResultView>(),
   },
+  /** The diagnostics zip (versions, OS, states, recent logs, config with secrets replaced), for the person to save. */
+  exportDiagnostics: { input: empty, output: out<{ fileName: string; zipBase64: string }>() },
   openExternal: { input: z.object({ url: z.string().max(8192) }).strict(), output: out<null>() },
 } as const;
 
