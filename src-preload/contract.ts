@@ -11,6 +11,7 @@ import { appearanceEvents, appearanceInvokes } from './contract/appearance';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
+import { grantInvokes } from './contract/grants';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
@@ -21,6 +22,7 @@ export * from './contract/auth';
 export * from './contract/chat';
 export * from './contract/common';
 export * from './contract/config';
+export * from './contract/grants';
 export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-run';
@@ -31,6 +33,7 @@ export const invokes = {
   ...toolRunInvokes,
   ...configInvokes,
   ...chatInvokes,
+  ...grantInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,
   ...appsInvokes,

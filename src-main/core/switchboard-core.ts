@@ -24,6 +24,7 @@ import { migrationHandlers } from './secrets/migration-handlers';
 import { secretHandlers } from './secrets/secret-handlers';
 import { aggregateStatus } from './status';
 import { flagToolDefinition } from './approvals/description-flags';
+import { grantHandlers } from './approvals/grant-handlers';
 import { toolRunHandlers } from './tools/tool-run-handlers';
 
 export interface CoreDeps {
@@ -164,6 +165,7 @@ export class SwitchboardCore {
         reconnect: (name) => this.mcp.reconnect(name),
       }),
       ...this.chatHandlers,
+      ...grantHandlers(this.chat),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller),
