@@ -69,8 +69,10 @@ describe.skipIf(missing !== undefined)('the Permissions page in web mode (Chromi
       await toolGrant.waitFor({ state: 'detached' });
       expect(await rule.isVisible()).toBe(true);
 
+      // The servers page is built afresh: its tools panel opens again from the row.
       await nav(page, 'Servers');
-      await page.locator('[data-server="box"]').getByRole('button', { name: 'Tools', exact: true }).click().catch(() => undefined);
+      await page.locator('[data-server="box"]').getByRole('button', { name: 'Tools', exact: true }).click();
+      await page.locator('[data-tool="box__pid"]').getByRole('button', { name: 'Run pid' }).waitFor({ timeout: 30_000 });
       expect(await runPid(page)).toBe('asked');
       await dialog(page).getByRole('button', { name: 'Deny' }).click();
       expect(problems).toEqual([]);
