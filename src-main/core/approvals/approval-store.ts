@@ -57,19 +57,19 @@ export class ApprovalStore {
 
   lookup(tool: CatalogTool): GrantLookup {
     // Hash the definition only when a grant needs comparing: most calls have none.
-    const byTool = this.grants.tools[tool.server]?.[tool.name];
+    const byTool = own(own(this.grants.tools, tool.server), tool.name);
     if (byTool) {
       return byTool.fingerprint === fingerprintOf(tool) ? { kind: 'granted', scope: 'tool' } : { kind: 'changed', scope: 'tool', approved: byTool.definition };
     }
-    const serverTools = this.grants.servers[tool.server];
+    const serverTools = own(this.grants.servers, tool.server);
     if (!serverTools) return { kind: 'none' };
-    const byServer = serverTools[tool.name];
+    const byServer = own(serverTools, tool.name);
     if (!byServer) return { kind: 'new_tool_on_server' };
     return byServer.fingerprint === fingerprintOf(tool) ? { kind: 'granted', scope: 'server' } : { kind: 'changed', scope: 'server', approved: byServer.definition };
   }
 
   async grantTool(tool: CatalogTool): Promise<void> {
-    (this.grants.tools[tool.server] ??= {})[tool.name] = this.approved(tool);
+    put(ownOrNew(this.grants.tools, tool.server), tool.name, this.approved(tool));
     await this.save();
   }
 
@@ -78,20 +78,23 @@ export class ApprovalStore {
    * change or a new tool) add only the tool the user just looked at.
    */
   async grantServer(tool: CatalogTool, serverToolsNow: CatalogTool[]): Promise<void> {
-    const existing = this.grants.servers[tool.server];
-    if (!existing) {
-      this.grants.servers[tool.server] = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.name, this.approved(t)]));
+    let serverTools = own(this.grants.servers, tool.server);
+    if (!serverTools) {
+      // fromEntries defines keys, so a tool named "__proto__" stays a plain key.
+      serverTools = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.name, this.approved(t)]));
+      put(this.grants.servers, tool.server, serverTools);
     }
-    this.grants.servers[tool.server]![tool.name] = this.approved(tool);
+    put(serverTools, tool.name, this.approved(tool));
     // A tool grant for a changed definition would shadow the fresh server grant.
-    delete this.grants.tools[tool.server]?.[tool.name];
+    const toolGrants = own(this.grants.tools, tool.server);
+    if (toolGrants && Object.hasOwn(toolGrants, tool.name)) delete toolGrants[tool.name];
     await this.save();
   }
 
   /** Forget every grant for a server (the server was removed, or the user revoked it). */
   async revokeServer(server: string): Promise<void> {
-    delete this.grants.tools[server];
-    delete this.grants.servers[server];
+    if (Object.hasOwn(this.grants.tools, server)) delete this.grants.tools[server];
+    if (Object.hasOwn(this.grants.servers, server)) delete this.grants.servers[server];
     await this.save();
   }
 
@@ -109,7 +112,7 @@ export class ApprovalStore {
 
   /** Forget one tool's always-allow; false when there was none. */
   async revokeTool(server: string, tool: string): Promise<boolean> {
-    const byTool = this.grants.tools[server];
+    const byTool = own(this.grants.tools, server);
     if (!byTool || !Object.hasOwn(byTool, tool)) return false;
     delete byTool[tool];
     if (Object.keys(byTool).length === 0) delete this.grants.tools[server];
@@ -138,6 +141,24 @@ export class ApprovalStore {
 }
 
 const dated = (grantedAt: number | undefined) => (grantedAt === undefined ? {} : { grantedAt });
+
+/**
+ * Server and tool names are keys of plain objects here: read and write own entries only, so a server
+ * called "constructor" or a tool called "__proto__" or "toString" is a name, never the object's machinery.
+ */
+function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+function put<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function ownOrNew<T>(record: Record<string, Record<string, T>>, key: string): Record<string, T> {
+  const found = own(record, key);
+  if (found) return found;
+  const fresh: Record<string, T> = {};
+  put(record, key, fresh);
+  return fresh;
+}
 
 /** A catalog tool object is immutable once listed, so its fingerprint is computed once. */
 const fingerprints = new WeakMap<CatalogTool, string>();
