@@ -1,12 +1,17 @@
 #!/usr/bin/env node
 // The switchboard CLI: the same core as the app, in plain Node, honouring SWITCHBOARD_HOME.
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { INSTALL_USAGE, parseInstallCommand, runInstallCommand, type InstallCommand } from './cli-install';
 import { isDeepStrictEqual } from 'node:util';
 import { dataHome } from './core/data-home';
 import type { CatalogTool } from './core/mcp/tool-catalog';
 import type { ToolResult } from './core/mcp/call-result';
 import { resultOrThrow } from './core/tools/tool-caller';
-import { doctorHint } from './core/mcp/doctor-hint';
+import { AppFailure } from './core/app-error';
+import { diagnoseToolResult } from './core/diagnosis/call-diagnosis';
+import { describeDiagnosis } from './core/diagnosis/diagnosis';
+import { diagnoseServer, serverFix } from './core/diagnosis/server-diagnosis';
 import type { ServerStatus } from './core/mcp/mcp-manager';
 import type { Logger, SecretVault, UrlOpener } from './core/ports';
 import { KeychainUnavailableError, KeytarVault } from './core/secrets/keytar-vault';
@@ -15,6 +20,8 @@ import { SystemOpener } from './host/system-opener';
 
 const USAGE = `usage:
   switchboard status [--json]                         every server: source, state, reason and how to fix it
+  switchboard doctor [--bundle <path>] [--json]       the same report; --bundle also writes a diagnostics zip
+                                                      (versions, OS, states, recent logs, config without secrets)
   switchboard tools [server] [--json]                 the tool catalog (namespaced names)
   switchboard call <server> <tool> [json-args] [--json]
                                                       call one tool; json-args is a JSON object
@@ -28,21 +35,27 @@ class UsageError extends Error {}
 
 type Command =
   | { name: 'status'; json: boolean }
+  | { name: 'doctor'; json: boolean; bundle?: string }
   | { name: 'tools'; server?: string; json: boolean }
   | { name: 'call'; server: string; tool: string; args: Record<string, unknown>; json: boolean }
   | { name: 'login'; server: string }
   | { name: 'logout'; server: string };
 
-function parseCommand(argv: string[]): Command | 'help' {
+function parseCommand(all: string[]): Command | 'help' {
+  const { argv, bundle } = takeBundle(all);
   const json = argv.includes('--json');
   const unknownFlag = argv.find((a) => a.startsWith('--') && a !== '--json' && a !== '--help');
   if (argv.includes('--help') || argv.includes('-h') || argv[0] === 'help') return 'help';
   if (unknownFlag) throw new UsageError(`unknown option ${unknownFlag}`);
   const [name, ...rest] = argv.filter((a) => a !== '--json');
+  if (bundle !== undefined && name !== 'doctor') throw new UsageError('--bundle goes with doctor: switchboard doctor --bundle <path>');
   switch (name) {
     case 'status':
       if (rest.length) throw new UsageError(`status takes no arguments, got "${rest[0]}"`);
       return { name, json };
+    case 'doctor':
+      if (rest.length) throw new UsageError(`doctor takes no arguments, got "${rest[0]}"`);
+      return { name, json, ...(bundle !== undefined ? { bundle } : {}) };
     case 'tools':
       if (rest.length > 1) throw new UsageError(`tools takes at most one server name, got ${rest.length} arguments`);
       return { name, json, ...(rest[0] ? { server: rest[0] } : {}) };
@@ -61,6 +74,16 @@ function parseCommand(argv: string[]): Command | 'help' {
     default:
       throw new UsageError(`unknown command "${name}"`);
   }
+}
+
+/** `--bundle <path>` (or `--bundle=<path>`) taken out of the arguments. */
+function takeBundle(argv: string[]): { argv: string[]; bundle?: string } {
+  const at = argv.findIndex((a) => a === '--bundle' || a.startsWith('--bundle='));
+  if (at === -1) return { argv };
+  const arg = argv[at]!;
+  const path = arg === '--bundle' ? argv[at + 1] : arg.slice('--bundle='.length);
+  if (!path || path.startsWith('--')) throw new UsageError('--bundle needs a file path, e.g. switchboard doctor --bundle diagnostics.zip');
+  return { argv: argv.filter((_, i) => i !== at && !(arg === '--bundle' && i === at + 1)), bundle: path };
 }
 
 function parseArgs(raw: string | undefined): Record<string, unknown> {
@@ -111,8 +134,14 @@ async function run(command: Command, core: SwitchboardCore): Promise<number> {
     return 0;
   }
   const longest = Math.max(30, ...core.mcp.statuses().map((s) => s.config.timeout)) * 1000;
-  if (command.name === 'status') {
+  if (command.name === 'status' || command.name === 'doctor') {
     await core.mcp.settled(longest + 1000);
+    if (command.name === 'doctor' && command.bundle !== undefined) {
+      const path = resolve(command.bundle);
+      await writeFile(path, await core.diagnosticsBundle());
+      // On stderr, so `doctor --bundle x --json` still prints only the report's JSON.
+      console.error(`diagnostics written to ${path} (secrets replaced; look inside before you share it)`);
+    }
     return printStatus(core, command.json);
   }
   if (command.name === 'tools') {
@@ -151,16 +180,17 @@ function printStatus(core: SwitchboardCore, json: boolean): number {
   for (const row of rows) {
     console.log(`\n${row.state === 'connected' ? '●' : '○'} ${row.name}  ${row.state}  (${row.transport}, ${row.tools} tool${row.tools === 1 ? '' : 's'})`);
     console.log(`  ${row.reason}`);
-    if (row.fix) console.log(`  fix: ${row.fix}`);
+    if (row.fix) console.log(`  fix${row.class ? ` (${row.class})` : ''}: ${row.fix}`);
     for (const line of row.stderr ?? []) console.log(`  | ${line}`);
     console.log(`  source: ${row.source}`);
   }
   return failing ? 1 : 0;
 }
 
-function optionalHint(status: ServerStatus): { fix?: string } {
-  const fix = doctorHint(status.config, status.state);
-  return fix ? { fix } : {};
+function optionalHint(status: ServerStatus): { fix?: string; class?: string } {
+  const fix = serverFix(status.config, status.state);
+  const diagnosis = diagnoseServer(status.config, status.state);
+  return { ...(fix ? { fix } : {}), ...(diagnosis ? { class: diagnosis.class } : {}) };
 }
 
 function printTools(tools: CatalogTool[], json: boolean): number {
@@ -182,7 +212,8 @@ function printResult(result: ToolResult, json: boolean): void {
     console.log(JSON.stringify(result, null, 2));
     return;
   }
-  if (result.isError) console.log('the tool reported an error:');
+  const diagnosis = diagnoseToolResult(result);
+  if (result.isError) console.log(diagnosis ? `the tool refused the call: ${describeDiagnosis(diagnosis)}` : 'the tool reported an error:');
   for (const part of result.content) {
     switch (part.type) {
       case 'text':
@@ -260,6 +291,7 @@ async function main(argv: string[]): Promise<number> {
     return await run(command, core);
   } catch (error) {
     console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof AppFailure && error.diagnosis) console.error(`  ${describeDiagnosis(error.diagnosis)}`);
     return 1;
   } finally {
     await core.stop();

@@ -12,6 +12,7 @@ import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
 import { discoverInvokes, installInvokes, installLinkEvents, installLinkInvokes } from './contract/install';
+import { grantInvokes } from './contract/grants';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolRunInvokes } from './contract/tool-run';
@@ -23,6 +24,7 @@ export * from './contract/chat';
 export * from './contract/common';
 export * from './contract/config';
 export * from './contract/install';
+export * from './contract/grants';
 export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-run';
@@ -36,6 +38,7 @@ export const invokes = {
   ...discoverInvokes,
   ...installLinkInvokes,
   ...chatInvokes,
+  ...grantInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,
   ...appsInvokes,

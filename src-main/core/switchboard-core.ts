@@ -13,6 +13,8 @@ import type { ChatHandlers } from './chat/chat-handlers';
 import type { ChatService } from './chat/chat-service';
 import { createChat } from './chat/create-chat';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
+import { buildDiagnosticsBundle, diagnosticsFileName } from './diagnosis/diagnostics-bundle';
+import { RecentLog } from './diagnosis/recent-log';
 import { EventHub } from './event-hub';
 import { BundleInstaller } from './install/bundle-installer';
 import { installHandlers, uploadsDir } from './install/install-handlers';
@@ -30,6 +32,7 @@ import { migrationHandlers } from './secrets/migration-handlers';
 import { secretHandlers } from './secrets/secret-handlers';
 import { aggregateStatus } from './status';
 import { flagToolDefinition } from './approvals/description-flags';
+import { grantHandlers } from './approvals/grant-handlers';
 import { toolRunHandlers } from './tools/tool-run-handlers';
 
 export interface CoreDeps {
@@ -73,20 +76,24 @@ export class SwitchboardCore {
   /** Install links the desktop shell (or web mode's command line) was handed, until the window takes them. */
   readonly installLinks = new InstallLinkInbox(() => this.events.emit('installLinkOffered', {}));
 
+  /** The app's log, whose last lines go into the diagnostics bundle. */
+  readonly log: RecentLog;
+
   constructor(private readonly deps: CoreDeps) {
     this.commandSecrets = new CommandSecrets({ loginPath: deps.mcp?.loginPath ?? loginShellPath });
-    this.appearance = new AppearanceSettings(appearanceFile(deps.home), deps.logger);
+    this.log = new RecentLog(deps.logger);
+    this.appearance = new AppearanceSettings(appearanceFile(deps.home), this.log);
     this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));
     this.signIn = new SignInService({
       vault: deps.vault,
       opener: deps.opener,
-      logger: deps.logger,
+      logger: this.log,
       ...deps.oauth,
       onSignInChanged: (server, running) => this.events.emit('signInChanged', { server, running }),
     });
     this.mcp = new McpManager({
       home: deps.home,
-      logger: deps.logger,
+      logger: this.log,
       authProviderFor: this.signIn.providerFor,
       expand: (config) => expandServerConfig(config, process.env, deps.vault, this.commandSecrets),
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
@@ -95,7 +102,7 @@ export class SwitchboardCore {
       ...deps.mcp,
     });
     this.mcp.onChange(() => this.events.emit('serversChanged', this.snapshot()));
-    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: deps.logger, events: this.events, mcp: this.mcp });
+    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: this.log, events: this.events, mcp: this.mcp });
     this.chat = chat.service;
     this.chatHandlers = chat.handlers;
     this.uploads = new UploadStaging(uploadsDir(deps.home));
@@ -132,7 +139,7 @@ export class SwitchboardCore {
     this.watcher = new ConfigWatcher({
       home: this.deps.home,
       onChange: (loaded) => this.apply(loaded),
-      onError: (error) => this.deps.logger.warn('config reload failed', { error: String(error) }),
+      onError: (error) => this.log.warn('config reload failed', { error: String(error) }),
     });
     await this.watcher.start();
   }
@@ -148,6 +155,20 @@ export class SwitchboardCore {
     return { servers, problems: this.problems, status: aggregateStatus(servers, this.mcpDisabled), configPath: this.configPath };
   }
 
+  /** The diagnostics zip: versions, OS, states, recent logs and stderr, config with every secret replaced. */
+  diagnosticsBundle(): Promise<Uint8Array> {
+    return buildDiagnosticsBundle({
+      statuses: this.mcp.statuses(),
+      logs: (server) => this.mcp.logs(server),
+      appLog: this.log.lines(),
+      problems: this.problems,
+      configPath: this.configPath,
+      vault: this.deps.vault,
+      env: process.env,
+      now: new Date(),
+    });
+  }
+
   /** Read the config again and apply it as a diff (only changed servers restart). */
   async reload(): Promise<void> {
     if (this.watcher) await this.watcher.reload();
@@ -159,7 +180,7 @@ export class SwitchboardCore {
     const kept = new Set(loaded.servers.map((s) => s.name));
     for (const gone of this.loaded?.servers ?? []) {
       if (gone.kind === 'remote' && !kept.has(gone.name)) {
-        await this.signIn.forget(gone).catch((error) => this.deps.logger.warn('could not delete credentials of a removed server', { server: gone.name, error: String(error) }));
+        await this.signIn.forget(gone).catch((error) => this.log.warn('could not delete credentials of a removed server', { server: gone.name, error: String(error) }));
       }
     }
     this.loaded = loaded;
@@ -193,6 +214,7 @@ export class SwitchboardCore {
       },
       ...this.chatHandlers,
       ...installHandlers(this.bundles, this.uploads, this.servers, this.installLinks),
+      ...grantHandlers(this.chat),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller),
@@ -205,6 +227,10 @@ export class SwitchboardCore {
       getAppearance: async () => this.appearance.get(),
       setAppearance: async (appearance) => this.appearance.set(appearance),
       listServers: async () => this.snapshot(),
+      exportDiagnostics: async () => {
+        const zip = await this.diagnosticsBundle();
+        return { fileName: diagnosticsFileName(new Date()), zipBase64: Buffer.from(zip).toString('base64') };
+      },
       reconnectServer: async ({ name }) => {
         await this.mcp.reconnect(name);
         return null;

@@ -1,6 +1,6 @@
 /** Chat, approvals and conversations: types, invokes and events. */
 import { z } from 'zod';
-import { empty, out } from './common';
+import { empty, out, type Diagnosis } from './common';
 import type { CallOrigin, ToolResult } from './tools';
 
 // ---- Tool definitions as the approval dialog shows them (SECURITY A2, A3) ----
@@ -103,7 +103,22 @@ export interface SamplingApprovalRequest {
   requestedAt: number;
 }
 
-export type ApprovalRequest = ToolCallApprovalRequest | ElicitationApprovalRequest | SamplingApprovalRequest;
+/** The model's answer to an approved sampling request, held until the person lets it go back to the server (A5). */
+export interface SamplingResultApprovalRequest {
+  kind: 'sampling_result';
+  id: string;
+  server: string;
+  /** What the model answered; the person may edit it before it is sent. */
+  text: string;
+  /** The provider and model that answered. */
+  model: string;
+  stopReason: 'endTurn' | 'maxTokens';
+  flags: TextFlag[];
+  timeoutMs: number;
+  requestedAt: number;
+}
+
+export type ApprovalRequest = ToolCallApprovalRequest | ElicitationApprovalRequest | SamplingApprovalRequest | SamplingResultApprovalRequest;
 
 export const toolDecisions = ['allow_once', 'always_allow_tool', 'always_allow_server', 'deny'] as const;
 export const elicitationDecisions = ['accept', 'decline', 'cancel'] as const;
@@ -146,6 +161,8 @@ export interface ToolCallOutcome {
   elapsedMs?: number;
   /** Why it failed, when the call itself failed. */
   error?: string;
+  /** The failure's class and fix (also told to the model). */
+  diagnosis?: Diagnosis;
   /** What the model was told. */
   textForModel: string;
 }
@@ -199,6 +216,7 @@ export interface ToolCallCard {
   /** The `ui://` resource that renders this tool's results (MCP Apps). */
   appUri?: string;
   error?: string;
+  diagnosis?: Diagnosis;
 }
 
 // ---- Settings ----
@@ -252,6 +270,8 @@ export const chatInvokes = {
         editedArgs: z.record(z.string(), z.unknown()).optional(),
         content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
         editedMessages: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(200_000) }).strict()).max(200).optional(),
+        /** A sampling completion as the person edited it before it goes back to the server. */
+        editedText: z.string().max(200_000).optional(),
         reason: z.string().max(2000).optional(),
       })
       .strict(),

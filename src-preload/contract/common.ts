@@ -5,6 +5,20 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
 export interface AppError {
   code: ErrorCode;
   message: string;
+  /** For a failure the person or the model can act on: which kind it was and what to do. */
+  diagnosis?: Diagnosis;
+}
+
+/**
+ * What kind of failure it was: terminal (something must be fixed first: config, command, access),
+ * transient (a retry may well work: timeout, network, server restarting), or misuse (the model or the
+ * person asked wrongly: bad arguments, an unknown or disabled tool).
+ */
+export type FailureClass = 'terminal' | 'transient' | 'misuse';
+export interface Diagnosis {
+  class: FailureClass;
+  /** One sentence: what to do about it. */
+  fix: string;
 }
 export type ErrorCode =
   | 'invalid_input'

@@ -1,6 +1,6 @@
 /** Servers, tools and the app's status: snapshots, invokes and events. */
 import { z } from 'zod';
-import { empty, out, serverName } from './common';
+import { empty, out, serverName, type Diagnosis } from './common';
 import type { TextFlag } from './chat';
 import type { CatalogTool } from './tools';
 
@@ -27,6 +27,8 @@ export interface ServerView {
   state: ServerStateKind;
   /** Human reason for the state, e.g. "command not found: npx (PATH searched: …)". */
   reason?: string;
+  /** Why it is not connected, as a class and a fix (absent while connected, starting or switched off). */
+  diagnosis?: Diagnosis;
   /** Epoch ms of the next reconnect attempt while backing_off. */
   nextAttemptAt?: number;
   toolCount: number;
@@ -132,6 +134,8 @@ export const serverInvokes = {
     input: z.object({ name: serverName, prompt: z.string().min(1).max(200), arguments: z.record(z.string(), z.string()).optional() }).strict(),
     output: out<PromptResultView>(),
   },
+  /** The diagnostics zip (versions, OS, states, recent logs, config with secrets replaced), for the person to save. */
+  exportDiagnostics: { input: empty, output: out<{ fileName: string; zipBase64: string }>() },
   openExternal: { input: z.object({ url: z.string().max(8192) }).strict(), output: out<null>() },
 } as const;
 

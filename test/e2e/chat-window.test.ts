@@ -342,8 +342,17 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       expect(requests()).toHaveLength(1);
       await message.fill('write a limerick instead');
       await dialog(page).getByRole('button', { name: 'Approve and send' }).click();
+      // The model's answer is shown before it goes back to the server; the person edits it and sends it.
+      await expect.poll(() => dialog(page).getAttribute('data-kind'), { timeout: 20_000 }).toBe('sampling_result');
+      const answer = page.getByTestId('sampling-result-text');
+      expect(await answer.inputValue()).toBe('sampled reply to: write a limerick instead');
+      expect(await card(page, 'call_sample').getAttribute('data-state')).toBe('running');
+      await answer.fill('sampled reply to: write a limerick instead (reviewed)');
+      await mkdir('test-results', { recursive: true });
+      await dialog(page).screenshot({ path: 'test-results/sampling-result-dialog.png' });
+      await dialog(page).getByRole('button', { name: 'Send to everything' }).click();
       await expect.poll(() => card(page, 'call_sample').getAttribute('data-state'), { timeout: 20_000 }).toBe('succeeded');
-      expect(await card(page, 'call_sample').innerText()).toContain('sampled reply to: write a limerick instead');
+      expect(await card(page, 'call_sample').innerText()).toContain('sampled reply to: write a limerick instead (reviewed)');
       const sampled = requests()[1]!;
       expect(JSON.stringify(sampled.body.messages)).toContain('write a limerick instead');
       expect(JSON.stringify(sampled.body.messages)).not.toContain('write a haiku');

@@ -79,7 +79,7 @@ describe.skipIf(missing !== undefined)('remote sign-in buttons in web mode (Chro
     await actions('good').getByRole('button', { name: 'Sign in' }).click();
     const cancel = actions('good').getByRole('button', { name: 'Cancel sign-in' });
     await cancel.waitFor();
-    await expect.poll(opened).toHaveLength(1);
+    await expect.poll(opened, { timeout: 20_000 }).toHaveLength(1);
     expect(await actions('good').getByRole('button', { name: 'Sign out' }).isDisabled()).toBe(true);
     await cancel.click();
     await actions('good').getByRole('button', { name: 'Sign in' }).waitFor();
@@ -90,7 +90,7 @@ describe.skipIf(missing !== undefined)('remote sign-in buttons in web mode (Chro
   it('signs in through the browser step: the server connects and Sign in gives way to Sign out', async () => {
     await actions('good').getByRole('button', { name: 'Sign in' }).click();
     await actions('good').getByRole('button', { name: 'Cancel sign-in' }).waitFor();
-    await expect.poll(opened).toHaveLength(2);
+    await expect.poll(opened, { timeout: 20_000 }).toHaveLength(2);
     const authorizeUrl = (await opened())[1]!;
     expect(authorizeUrl.startsWith(`${as.issuer}/`)).toBe(true);
     const player = new HeadlessBrowser();

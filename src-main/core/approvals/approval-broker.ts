@@ -15,6 +15,7 @@ import {
   type ApprovalSettled,
   type ElicitationApprovalRequest,
   type SamplingApprovalRequest,
+  type SamplingResultApprovalRequest,
   type SamplingMessageView,
   type ToolCallApprovalRequest,
 } from '../../../src-preload/contract/chat';
@@ -34,6 +35,7 @@ export interface ApprovalAnswer {
   editedArgs?: Record<string, unknown>;
   content?: Record<string, unknown>;
   editedMessages?: SamplingMessageView[];
+  editedText?: string;
   reason?: string;
 }
 
@@ -46,6 +48,7 @@ export type ToolCallVerdict =
 
 export type ElicitationVerdict = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
 export type SamplingVerdict = { kind: 'approve'; messages: SamplingMessageView[] } | { kind: 'decline'; reason?: string } | { kind: 'timed_out' } | { kind: 'cancelled' };
+export type SamplingResultVerdict = { kind: 'approve'; text: string; edited: boolean } | { kind: 'decline'; reason?: string } | { kind: 'timed_out' } | { kind: 'cancelled' };
 
 export interface ToolCallInput {
   tool: CatalogTool;
@@ -74,10 +77,20 @@ interface SamplingInput {
   signal?: AbortSignal;
 }
 
+interface SamplingResultInput {
+  server: string;
+  text: string;
+  model: string;
+  stopReason: SamplingResultApprovalRequest['stopReason'];
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
 type Pending =
   | { kind: 'tool_call'; request: ToolCallApprovalRequest; tool: CatalogTool; catalog: () => CatalogTool[]; args: Record<string, unknown>; resolve: (v: ToolCallVerdict) => void }
   | { kind: 'elicitation'; request: ElicitationApprovalRequest; resolve: (v: ElicitationVerdict) => void }
-  | { kind: 'sampling'; request: SamplingApprovalRequest; resolve: (v: SamplingVerdict) => void };
+  | { kind: 'sampling'; request: SamplingApprovalRequest; resolve: (v: SamplingVerdict) => void }
+  | { kind: 'sampling_result'; request: SamplingResultApprovalRequest; resolve: (v: SamplingResultVerdict) => void };
 
 export interface BrokerDeps {
   store: ApprovalStore;
@@ -179,6 +192,26 @@ export class ApprovalBroker {
     });
   }
 
+  /** The model's completion, shown before it goes back to the server; the person may edit or withhold it (A5). */
+  requestSamplingResult(input: SamplingResultInput): Promise<SamplingResultVerdict> {
+    const request: SamplingResultApprovalRequest = {
+      kind: 'sampling_result',
+      id: this.newId(),
+      server: input.server,
+      text: input.text,
+      model: input.model,
+      stopReason: input.stopReason,
+      flags: flagToolDefinition({ description: input.text, inputSchema: {} }),
+      timeoutMs: input.timeoutMs,
+      requestedAt: this.clock.now(),
+    };
+    return this.park<SamplingResultVerdict>((resolve) => ({ kind: 'sampling_result', request, resolve }), {
+      signal: input.signal,
+      onAbort: { kind: 'cancelled' },
+      timeout: { ms: input.timeoutMs, value: { kind: 'timed_out' } },
+    });
+  }
+
   /** Cancel every request parked for a conversation (the user cancelled the turn). */
   cancelConversation(conversationId: string): void {
     for (const [id, p] of this.pending) {
@@ -200,6 +233,8 @@ export class ApprovalBroker {
         return this.answerElicitation(p, answer);
       case 'sampling':
         return this.answerSampling(p, answer);
+      case 'sampling_result':
+        return this.answerSamplingResult(p, answer);
       default:
         return p satisfies never;
     }
@@ -248,6 +283,16 @@ export class ApprovalBroker {
     const messages = answer.editedMessages ?? p.request.messages;
     if (messages.length === 0) throw new AppFailure('invalid_input', 'a sampling request needs at least one message to send');
     this.settle(answer.id, decision, () => p.resolve({ kind: 'approve', messages: messages.map((m) => ({ ...m })) }));
+  }
+
+  private answerSamplingResult(p: Extract<Pending, { kind: 'sampling_result' }>, answer: ApprovalAnswer): void {
+    const decision = oneOf(answer.decision, samplingDecisions, 'a sampling completion');
+    if (decision === 'decline') {
+      const reason = answer.reason?.trim();
+      return this.settle(answer.id, decision, () => p.resolve({ kind: 'decline', ...(reason ? { reason } : {}) }));
+    }
+    const text = answer.editedText ?? p.request.text;
+    this.settle(answer.id, decision, () => p.resolve({ kind: 'approve', text, edited: text !== p.request.text }));
   }
 
   private park<V>(

@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from '../config/atomic-file';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
-import type { Logger } from '../ports';
+import { systemClock, type Clock, type Logger } from '../ports';
 import type { GrantLookup } from './approval-policy';
 import { fingerprint, toolDefinition, type ToolDefinition } from './tool-fingerprint';
 
@@ -13,7 +13,8 @@ const definitionSchema = z.object({
   inputSchema: z.record(z.string(), z.unknown()),
   annotations: z.record(z.string(), z.unknown()),
 });
-const approvedSchema = z.object({ fingerprint: z.string(), definition: definitionSchema });
+/** grantedAt: epoch ms of the decision; absent in files written before grants were dated. */
+const approvedSchema = z.object({ fingerprint: z.string(), definition: definitionSchema, grantedAt: z.number().optional() });
 const fileSchema = z.object({
   version: z.literal(1),
   /** server -> tool -> the definition "always allow this tool" vouched for. */
@@ -25,7 +26,11 @@ type GrantsFile = z.infer<typeof fileSchema>;
 interface Approved {
   fingerprint: string;
   definition: ToolDefinition;
+  grantedAt?: number;
 }
+
+/** One always-allow as the grants page lists it. */
+export type StoredGrantView = { kind: 'tool'; server: string; tool: string; grantedAt?: number } | { kind: 'server'; server: string; tools: string[]; grantedAt?: number };
 
 export const approvalsFile = (home: string): string => join(home, 'approvals.json');
 
@@ -40,6 +45,7 @@ export class ApprovalStore {
   constructor(
     private readonly file: string,
     private readonly logger?: Logger,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async load(): Promise<void> {
@@ -63,7 +69,7 @@ export class ApprovalStore {
   }
 
   async grantTool(tool: CatalogTool): Promise<void> {
-    put(ownOrNew(this.grants.tools, tool.server), tool.name, approved(tool));
+    put(ownOrNew(this.grants.tools, tool.server), tool.name, this.approved(tool));
     await this.save();
   }
 
@@ -75,10 +81,10 @@ export class ApprovalStore {
     let serverTools = own(this.grants.servers, tool.server);
     if (!serverTools) {
       // fromEntries defines keys, so a tool named "__proto__" stays a plain key.
-      serverTools = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.name, approved(t)]));
+      serverTools = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.name, this.approved(t)]));
       put(this.grants.servers, tool.server, serverTools);
     }
-    put(serverTools, tool.name, approved(tool));
+    put(serverTools, tool.name, this.approved(tool));
     // A tool grant for a changed definition would shadow the fresh server grant.
     const toolGrants = own(this.grants.tools, tool.server);
     if (toolGrants && Object.hasOwn(toolGrants, tool.name)) delete toolGrants[tool.name];
@@ -92,12 +98,49 @@ export class ApprovalStore {
     await this.save();
   }
 
+  /** Every always-allow, tools then servers; a server's date is when it was first always-allowed. */
+  list(): StoredGrantView[] {
+    const tools = Object.entries(this.grants.tools).flatMap(([server, byTool]) =>
+      Object.entries(byTool).map(([tool, grant]): StoredGrantView => ({ kind: 'tool', server, tool, ...dated(grant.grantedAt) })),
+    );
+    const servers = Object.entries(this.grants.servers).map(([server, byTool]): StoredGrantView => {
+      const dates = Object.values(byTool).flatMap((g) => (g.grantedAt === undefined ? [] : [g.grantedAt]));
+      return { kind: 'server', server, tools: Object.keys(byTool).sort(), ...dated(dates.length ? Math.min(...dates) : undefined) };
+    });
+    return [...tools, ...servers];
+  }
+
+  /** Forget one tool's always-allow; false when there was none. */
+  async revokeTool(server: string, tool: string): Promise<boolean> {
+    const byTool = own(this.grants.tools, server);
+    if (!byTool || !Object.hasOwn(byTool, tool)) return false;
+    delete byTool[tool];
+    if (Object.keys(byTool).length === 0) delete this.grants.tools[server];
+    await this.save();
+    return true;
+  }
+
+  /** Forget a server's always-allow (its tools' own grants stay); false when there was none. */
+  async revokeServerGrant(server: string): Promise<boolean> {
+    if (!Object.hasOwn(this.grants.servers, server)) return false;
+    delete this.grants.servers[server];
+    await this.save();
+    return true;
+  }
+
+  private approved(tool: CatalogTool): Approved {
+    const definition = toolDefinition(tool);
+    return { fingerprint: fingerprint(definition), definition, grantedAt: this.clock.now() };
+  }
+
   private save(): Promise<void> {
     const text = JSON.stringify(this.grants, null, 2);
     this.writing = this.writing.catch(() => undefined).then(() => writeFileAtomic(this.file, text));
     return this.writing;
   }
 }
+
+const dated = (grantedAt: number | undefined) => (grantedAt === undefined ? {} : { grantedAt });
 
 /**
  * Server and tool names are keys of plain objects here: read and write own entries only, so a server
@@ -115,11 +158,6 @@ function ownOrNew<T>(record: Record<string, Record<string, T>>, key: string): Re
   const fresh: Record<string, T> = {};
   put(record, key, fresh);
   return fresh;
-}
-
-function approved(tool: CatalogTool): Approved {
-  const definition = toolDefinition(tool);
-  return { fingerprint: fingerprint(definition), definition };
 }
 
 /** A catalog tool object is immutable once listed, so its fingerprint is computed once. */

@@ -42,8 +42,8 @@ export class ChatService {
 
   constructor(private readonly deps: ChatServiceDeps) {
     this.clock = deps.clock ?? systemClock;
-    this.settings = new ChatSettingsStore(chatSettingsFile(deps.home), deps.logger);
-    this.approvals = new ApprovalStore(approvalsFile(deps.home), deps.logger);
+    this.settings = new ChatSettingsStore(chatSettingsFile(deps.home), deps.logger, this.clock);
+    this.approvals = new ApprovalStore(approvalsFile(deps.home), deps.logger, this.clock);
     this.conversations = new ConversationStore(conversationsDir(deps.home), deps.logger);
     this.broker = new ApprovalBroker({
       store: this.approvals,

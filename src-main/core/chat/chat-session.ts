@@ -13,7 +13,10 @@ import type {
   ToolCallRequest,
   TurnState,
 } from '../../../src-preload/contract/chat';
+import type { Diagnosis } from '../../../src-preload/contract';
 import { AppFailure } from '../app-error';
+import { diagnoseToolResult } from '../diagnosis/call-diagnosis';
+import { CLASS_MEANING } from '../diagnosis/diagnosis';
 import type { ApprovalBroker } from '../approvals/approval-broker';
 import { systemClock, type Clock, type Logger } from '../ports';
 import { visibleMessageCount, type ConversationStore } from './conversation-store';
@@ -21,6 +24,17 @@ import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
 import { toolUi } from '../../../src-preload/contract/tools';
 import type { ToolCaller } from '../tools/tool-caller';
+
+/** The card's error and its class, for a call that was refused or failed. */
+function failed(error: AppFailure): Pick<ToolCallOutcome, 'error' | 'diagnosis'> {
+  return { error: error.message, ...(error.diagnosis ? { diagnosis: error.diagnosis } : {}) };
+}
+
+/** The class of a failure as the model reads it: what kind it was, what that means for a retry, and the fix. */
+function forModel(diagnosis: Diagnosis | undefined): string {
+  if (!diagnosis) return '';
+  return ` Error class: ${diagnosis.class} (${CLASS_MEANING[diagnosis.class]}). Fix: ${diagnosis.fix}.`;
+}
 
 /** The reason a tool call's controller is aborted with when the person cancels (the runtime may abort it at the hard maximum too). */
 const CANCELLED_BY_USER = 'cancelled by the user';
@@ -156,7 +170,7 @@ export class ChatSessions {
     let base: Pick<ToolCallOutcome, 'callId' | 'name' | 'server' | 'tool' | 'appUri'> = { callId: call.id, name: call.name };
     const card = (patch: Omit<ToolCallCard, 'conversationId' | 'callId' | 'name' | 'server' | 'tool' | 'appUri'>) =>
       this.deps.emit({ name: 'toolCallUpdated', payload: { conversationId, ...base, ...patch } });
-    const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, extra: Pick<ToolCallOutcome, 'result' | 'because' | 'elapsedMs' | 'error'> = {}): ToolCallOutcome => {
+    const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, extra: Pick<ToolCallOutcome, 'result' | 'because' | 'elapsedMs' | 'error' | 'diagnosis'> = {}): ToolCallOutcome => {
       card({ args, state, ...extra });
       return { ...base, args, state, ...extra, textForModel };
     };
@@ -195,7 +209,7 @@ export class ChatSessions {
       const ran = { ...(elapsedMs !== undefined ? { elapsedMs } : {}) };
       switch (outcome.kind) {
         case 'refused':
-          return finish('failed', call.args, `Tool call refused: ${outcome.error.message}. Call only the tools you were given, with arguments that match their schema.`, { error: outcome.error.message });
+          return finish('failed', call.args, `Tool call refused: ${outcome.error.message}.${forModel(outcome.error.diagnosis)}`, failed(outcome.error));
         case 'cancelled':
           return finish('cancelled', outcome.args ?? call.args, outcome.stage === 'approval' ? 'The user cancelled this tool call before it ran.' : 'The user cancelled this tool call while it ran.', { ...ran, ...(outcome.because ? { because: outcome.because } : {}) });
         case 'denied': {
@@ -203,12 +217,14 @@ export class ChatSessions {
           return finish('denied', call.args, told, { because: outcome.reason ? `${outcome.because}: ${outcome.reason}` : outcome.because });
         }
         case 'failed':
-          return finish('failed', outcome.args, `The tool failed: ${outcome.error.message}`, { ...ran, because: outcome.because, error: outcome.error.message });
+          return finish('failed', outcome.args, `The tool failed: ${outcome.error.message}.${forModel(outcome.error.diagnosis)}`, { ...ran, because: outcome.because, ...failed(outcome.error) });
         case 'done': {
           const edited = JSON.stringify(outcome.args) !== JSON.stringify(call.args);
           const note = edited ? `The user edited the arguments before running; the tool ran with ${JSON.stringify(outcome.args)}.\n` : '';
           const { result } = outcome;
-          return finish(result.isError ? 'failed' : 'succeeded', outcome.args, note + toolResultText(result.content, result.structuredContent), { ...ran, because: outcome.because, result });
+          const diagnosis = diagnoseToolResult(result);
+          const text = note + toolResultText(result.content, result.structuredContent) + (diagnosis ? `\n${forModel(diagnosis).trim()}` : '');
+          return finish(result.isError ? 'failed' : 'succeeded', outcome.args, text, { ...ran, because: outcome.because, result, ...(diagnosis ? { diagnosis } : {}) });
         }
         default:
           return outcome satisfies never;

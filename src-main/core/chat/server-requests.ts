@@ -2,7 +2,8 @@
  * Requests a server sends us (SECURITY A5): elicitation and sampling are shown to the user as
  * broker requests, time out, and can be declined. Elicitation URLs go through checkExternalUrl (O8)
  * and open only via the UrlOpener; sampling reaches the model only after the user approves (and
- * perhaps edits) what will be sent. The MCP manager registers these on each SDK Client.
+ * perhaps edits) what will be sent, and the model's answer goes back to the server only after the
+ * user has seen (and perhaps edited) it. The MCP manager registers these on each SDK Client.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
@@ -108,12 +109,32 @@ export function samplingHandler(server: string, deps: ServerRequestDeps): (reque
     const provider = await deps.sampler();
     const history: ChatMessage[] = verdict.messages.map((m) => (m.role === 'user' ? { role: 'user', text: m.text, at: 0 } : { role: 'assistant', text: m.text, toolCalls: [], at: 0 }));
     let text = '';
-    let stopReason: CreateMessageResult['stopReason'] = 'endTurn';
+    let stopReason: 'endTurn' | 'maxTokens' = 'endTurn';
     for await (const event of provider.streamTurn({ messages: history, tools: [], signal: extra.signal, maxTokens: params.maxTokens, ...(params.systemPrompt ? { system: params.systemPrompt } : {}) })) {
       if (event.type === 'text') text += event.delta;
       if (event.type === 'done' && event.stopReason === 'max_tokens') stopReason = 'maxTokens';
     }
-    return { role: 'assistant', content: { type: 'text', text }, model: provider.label, stopReason };
+    // The completion goes back to the server only once the person has seen it (and perhaps edited it).
+    const review = await deps.broker.requestSamplingResult({
+      server,
+      text,
+      model: provider.label,
+      stopReason,
+      timeoutMs: deps.timeoutMs ?? DEFAULT_SERVER_REQUEST_TIMEOUT_MS,
+      signal: extra.signal,
+    });
+    switch (review.kind) {
+      case 'decline':
+        throw new McpError(USER_REJECTED, `the user did not let the model's answer go back to the server${review.reason ? `: ${review.reason}` : ''}`);
+      case 'timed_out':
+        throw new McpError(USER_REJECTED, "the user did not review the model's answer in time");
+      case 'cancelled':
+        throw new McpError(USER_REJECTED, 'the sampling request was cancelled');
+      case 'approve':
+        return { role: 'assistant', content: { type: 'text', text: review.text }, model: provider.label, stopReason };
+      default:
+        return review satisfies never;
+    }
   };
 }
 

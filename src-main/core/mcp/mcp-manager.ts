@@ -1,6 +1,5 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import {
-  ErrorCode,
   McpError,
   type GetPromptResult,
   type Prompt,
@@ -17,7 +16,9 @@ import type { ToolRef } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
 import { systemClock, type Clock, type Logger } from '../ports';
-import { DEFAULT_BACKOFF, formatDuration, type BackoffPolicy } from './backoff';
+import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
+import { callFailure, isHardMaxTimeout } from '../diagnosis/call-diagnosis';
+import { misuse } from '../diagnosis/diagnosis';
 import { capCallResult, DEFAULT_TEXT_CAP, type ToolResult } from './call-result';
 import { launchHash } from './launch-hash';
 import { loginShellPath } from './login-path';
@@ -327,10 +328,10 @@ export class McpManager {
     await Promise.all(starting.map((c) => c.connectedClient(c.config.timeout * 1000).catch(() => undefined)));
     const late = find();
     if (late) return late;
-    if ('qualifiedName' in ref) throw new AppFailure('not_found', `no tool named "${ref.qualifiedName}"`);
-    const state = this.require(ref.server).state;
-    if (state.kind !== 'connected') throw new AppFailure('unavailable', `server "${ref.server}" is not connected (${state.kind}: ${state.reason})`);
-    throw new AppFailure('not_found', `server "${ref.server}" has no tool "${ref.tool}"`);
+    if ('qualifiedName' in ref) throw new AppFailure('not_found', `no tool named "${ref.qualifiedName}"`, misuse('call only the tools you were given (switchboard tools lists them)'));
+    const connection = this.require(ref.server);
+    if (connection.state.kind !== 'connected') throw connection.notConnected();
+    throw noSuchTool(ref.server, ref.tool);
   }
 
   /**
@@ -341,9 +342,7 @@ export class McpManager {
   async callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolResult> {
     const connection = this.require(server);
     const client = connection.readyClient() ?? (await connection.connectedClient(connection.config.timeout * 1000));
-    if (!connection.mayHaveTool(tool)) {
-      throw new AppFailure('not_found', `server "${server}" has no tool "${tool}"`);
-    }
+    if (!connection.mayHaveTool(tool)) throw noSuchTool(server, tool);
     const timeout = connection.config.toolTimeout * 1000;
     const hardMax = this.deps.callHardMaxMs ?? timeout * HARD_MAX_FACTOR;
     // A controller we may abort, so a call ended by the hard maximum still sends
@@ -373,31 +372,11 @@ export class McpManager {
       // Only the hard maximum ends a call without the SDK telling the server; every other
       // failure is a reply, a closed connection, or a timeout the SDK already cancelled.
       if (!cancelledByCaller && isHardMaxTimeout(error)) cancel.abort(error);
-      throw this.callFailure(connection, tool, { timeout, hardMax }, error, cancelledByCaller);
+      if (!(error instanceof McpError) && !(error instanceof AppFailure) && !cancelledByCaller && connection.config.kind === 'remote') {
+        connection.markDropped(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      throw callFailure(error, { server, tool, config: connection.config, state: connection.state, limits: { timeout, hardMax }, cancelledByCaller });
     }
-  }
-
-  private callFailure(connection: ServerConnection, tool: string, limits: { timeout: number; hardMax: number }, error: unknown, cancelledByCaller: boolean): AppFailure {
-    const what = `tool "${tool}" on server "${connection.name}"`;
-    if (error instanceof AppFailure) return error;
-    if (cancelledByCaller) return new AppFailure('unavailable', `${what} was cancelled`);
-    if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-      const hardMax = isHardMaxTimeout(error);
-      return new AppFailure(
-        'unavailable',
-        hardMax
-          ? `${what} ran past the hard maximum of ${formatDuration(limits.hardMax)}; cancelled`
-          : `${what} timed out after ${formatDuration(limits.timeout)} without progress; cancelled`,
-      );
-    }
-    if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-      const after = connection.state.kind === 'connected' ? '' : ` (${connection.state.reason})`;
-      return new AppFailure('unavailable', `server "${connection.name}" disconnected during the call to "${tool}"${after}`);
-    }
-    if (error instanceof McpError) return new AppFailure('internal', `server "${connection.name}" rejected the call to "${tool}": ${error.message}`);
-    const message = error instanceof Error ? error.message : String(error);
-    if (connection.config.kind === 'remote') connection.markDropped(`request failed: ${message}`);
-    return new AppFailure('unavailable', `${what} failed: ${message}`);
   }
 
   // ---- resources and prompts ----
@@ -460,14 +439,13 @@ export class McpManager {
 
   private require(name: string): ServerConnection {
     const connection = this.connections.get(name);
-    if (!connection) throw new AppFailure('not_found', `no server named "${name}"`);
+    if (!connection) throw new AppFailure('not_found', `no server named "${name}"`, misuse('use a server name from the servers list (switchboard status)'));
     return connection;
   }
 }
 
-/** The SDK's error when a call that kept reporting progress ran past maxTotalTimeout. */
-function isHardMaxTimeout(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.RequestTimeout && /maximum total timeout/i.test(error.message);
+function noSuchTool(server: string, tool: string): AppFailure {
+  return new AppFailure('not_found', `server "${server}" has no tool "${tool}"`, misuse(`call only tools ${server} lists (switchboard tools ${server})`));
 }
 
 function statusOf(c: ServerConnection, toolCount: number): ServerStatus {

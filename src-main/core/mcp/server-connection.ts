@@ -20,6 +20,8 @@ import { AppFailure } from '../app-error';
 import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
 import type { Clock, Logger } from '../ports';
 import { CrashTracker, formatDuration, type BackoffPolicy } from './backoff';
+import { terminal, transient } from '../diagnosis/diagnosis';
+import { diagnoseServer, serverFix } from '../diagnosis/server-diagnosis';
 import { describeExit, explainFailure, type Failure } from './failure-reason';
 import { launchHash } from './launch-hash';
 import { LineRing } from './line-ring';
@@ -180,7 +182,10 @@ export class ServerConnection {
       if (ready) return ready;
       if (this.state.kind !== 'connecting' && this.state.kind !== 'backing_off') throw this.notConnected();
       const left = deadline - this.deps.clock.now();
-      if (left <= 0) throw new AppFailure('unavailable', `server "${this.name}" did not connect within ${formatDuration(timeoutMs)} (${this.state.kind}: ${this.state.reason})`);
+      if (left <= 0) {
+        const fix = transient(`try again once it is connected; its state now: ${this.state.reason}`);
+        throw new AppFailure('unavailable', `server "${this.name}" did not connect within ${formatDuration(timeoutMs)} (${this.state.kind}: ${this.state.reason})`, fix);
+      }
       await this.nextChange(left);
     }
   }
@@ -194,8 +199,10 @@ export class ServerConnection {
     return session.client;
   }
 
-  private notConnected(): AppFailure {
-    return new AppFailure('unavailable', `server "${this.name}" is not connected (${this.state.kind}: ${this.state.reason})`);
+  /** The failure of anything asked of a server that is down, classed and fixed as the servers view shows it. */
+  notConnected(): AppFailure {
+    const diagnosis = diagnoseServer(this.config, this.state) ?? terminal(serverFix(this.config, this.state) ?? `connect "${this.name}" first`);
+    return new AppFailure('unavailable', `server "${this.name}" is not connected (${this.state.kind}: ${this.state.reason})`, diagnosis);
   }
 
   private nextChange(timeoutMs: number): Promise<void> {

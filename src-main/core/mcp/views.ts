@@ -7,6 +7,7 @@ import type {
   ResourceView,
   ServerView,
 } from '../../../src-preload/contract';
+import { diagnoseServer } from '../diagnosis/server-diagnosis';
 import type { ServerStatus } from './mcp-manager';
 
 /** Serializable views for the UI; only plain data leaves the core. */
@@ -19,6 +20,7 @@ export function serverView(status: ServerStatus, shadowed: string[] = []): Serve
     enabled: config.enabled,
     state: state.kind,
     reason: state.reason,
+    ...optional({ diagnosis: diagnoseServer(config, state) }),
     ...(state.kind === 'backing_off' ? { nextAttemptAt: state.nextAttemptAt } : {}),
     toolCount: status.toolCount,
     ...(status.pendingTools ? { toolsPending: true } : {}),

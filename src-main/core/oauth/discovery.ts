@@ -7,6 +7,7 @@ import type { OAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/s
 import { checkResourceAllowed } from '@modelcontextprotocol/sdk/shared/auth-utils.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { AppFailure } from '../app-error';
+import { terminal, transient } from '../diagnosis/diagnosis';
 import { BlockedAddressError } from './guarded-fetch';
 
 /** The validated outcome of discovery: what the SDK's auth() is handed through discoveryState(). */
@@ -46,7 +47,8 @@ export function canonicalServerUri(url: string): string {
  * and PKCE S256 is advertised (O4). Every failure names the server.
  */
 export async function discover(serverName: string, serverUrl: string, fetchFn: FetchLike, resourceMetadataUrl?: URL): Promise<Discovery> {
-  const refuse = (why: string) => new AppFailure('unavailable', `cannot sign in to ${serverName}: ${why}`);
+  const fix = terminal(`the server's sign-in is set up wrongly or is not safe to use; tell its administrator what the message says`);
+  const refuse = (why: string, diagnosis = fix) => new AppFailure('unavailable', `cannot sign in to ${serverName}: ${why}`, diagnosis);
   let prm: OAuthProtectedResourceMetadata | undefined;
   try {
     prm = await discoverOAuthProtectedResourceMetadata(serverUrl, { resourceMetadataUrl }, fetchFn);
@@ -62,7 +64,9 @@ export async function discover(serverName: string, serverUrl: string, fetchFn: F
   try {
     metadata = await discoverAuthorizationServerMetadata(issuer, { fetchFn });
   } catch (error) {
-    throw refuse(`the authorization server metadata of ${issuer} could not be read (${error instanceof Error ? error.message : String(error)})`);
+    // fetch fails with a TypeError when nothing answers; a document that does not parse is the server's to fix.
+    const unreachable = error instanceof TypeError;
+    throw refuse(`the authorization server metadata of ${issuer} could not be read (${error instanceof Error ? error.message : String(error)})`, unreachable ? transient(`check that ${issuer} is reachable from here, then sign in again`) : fix);
   }
   // A server of the 2025-03-26 revision (no protected-resource metadata) has its origin for
   // authorization base: no issuer was named to us, so none can be contradicted, and without any

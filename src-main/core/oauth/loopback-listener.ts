@@ -2,6 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppFailure } from '../app-error';
+import { terminal, transient } from '../diagnosis/diagnosis';
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
 
@@ -74,7 +75,7 @@ export class LoopbackListener {
     this.startedAt = this.clock.now();
     const timeoutMs = options.timeoutMs ?? SIGN_IN_TIMEOUT_MS;
     this.timer = this.timers.setTimeout(() => {
-      this.fail(new AppFailure('unavailable', `sign-in to ${options.serverName} timed out: no answer came back from the browser within ${describeDuration(timeoutMs)}; start the sign-in again`));
+      this.fail(new AppFailure('unavailable', `sign-in to ${options.serverName} timed out: no answer came back from the browser within ${describeDuration(timeoutMs)}; start the sign-in again`, transient(`start the sign-in again and finish it in the browser within ${describeDuration(timeoutMs)}`)));
     }, timeoutMs);
     server.on('request', (req, res) => this.handle(req, res));
   }
@@ -152,7 +153,7 @@ export class LoopbackListener {
       // The error code is a fixed OAuth vocabulary word; error_description is server text and never shown.
       const word = error && /^[a-z_]{1,64}$/.test(error) ? error : 'no authorization code';
       this.page(res, 400, `Sign-in to ${server} did not complete (${escapeHtml(word)}). You can close this tab.`);
-      this.settle.reject(new AppFailure('unavailable', `sign-in to ${this.options.serverName} did not complete: the authorization server answered ${word}`));
+      this.settle.reject(new AppFailure('unavailable', `sign-in to ${this.options.serverName} did not complete: the authorization server answered ${word}`, terminal(word === 'access_denied' ? 'approve the access in the browser, or sign in with an account that has access' : `check ${this.options.serverName}'s sign-in settings with its administrator, then sign in again`)));
       void this.close();
       return;
     }

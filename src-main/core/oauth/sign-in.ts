@@ -5,6 +5,7 @@ import { OAuthError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { SignInOutcome } from '../../../src-preload/contract/auth';
 import { AppFailure } from '../app-error';
+import { misuse, signInDiagnosis, terminal, transient, withDiagnosis } from '../diagnosis/diagnosis';
 import type { RemoteServerConfig } from '../config/server-config';
 import type { Clock, Logger, SecretVault, UrlOpener } from '../ports';
 import { systemClock } from '../ports';
@@ -86,7 +87,7 @@ export class SignInService {
   }
 
   async signIn(server: RemoteServerConfig): Promise<SignInOutcome> {
-    if (this.running.has(server.name)) throw new AppFailure('conflict', `a sign-in to ${server.name} is already running`);
+    if (this.running.has(server.name)) throw new AppFailure('conflict', `a sign-in to ${server.name} is already running`, misuse('finish the sign-in already open in the browser, or cancel it first'));
     const flow: RunningFlow = { cancelled: false };
     this.running.set(server.name, flow);
     this.deps.onSignInChanged?.(server.name, true);
@@ -95,7 +96,7 @@ export class SignInService {
       return { state: 'signed_in', server: server.name };
     } catch (error) {
       if (error instanceof SignInCancelledError || flow.cancelled) return { state: 'cancelled', server: server.name };
-      throw error;
+      throw withDiagnosis(error, signInDiagnosis(server.name));
     } finally {
       await flow.listener?.close();
       await this.store.deleteVerifier(server.name);
@@ -157,7 +158,7 @@ export class SignInService {
     if (callback.iss !== undefined ? callback.iss !== issuer : issSupported) {
       const message = callback.iss !== undefined ? 'the answer came from another authorization server' : 'the answer did not say which authorization server sent it';
       callback.reply({ ok: false, message });
-      throw new AppFailure('unavailable', `sign-in to ${server.name} refused: ${message} (expected issuer ${issuer})`);
+      throw new AppFailure('unavailable', `sign-in to ${server.name} refused: ${message} (expected issuer ${issuer})`, terminal('do not retry: the answer may come from an attacker; tell the server\'s administrator'));
     }
     try {
       await this.sdkStep(server.name, () => auth(provider, { ...options, authorizationCode: callback.code }));
@@ -188,7 +189,7 @@ export class SignInService {
         }),
       });
     } catch (error) {
-      throw new AppFailure('unavailable', `cannot sign in to ${server.name}: ${server.url} did not answer (${error instanceof Error ? error.message : String(error)})`);
+      throw new AppFailure('unavailable', `cannot sign in to ${server.name}: ${server.url} did not answer (${error instanceof Error ? error.message : String(error)})`, transient(`check that ${server.url} is up and your network works, then sign in again`));
     }
     await response.body?.cancel();
     if (response.status !== 401 && response.status !== 403) return {};
@@ -211,7 +212,7 @@ export class SignInService {
       if (error instanceof OAuthError) throw new AppFailure('unavailable', `sign-in to ${server} failed: the authorization server answered ${error.errorCode}`);
       const message = error instanceof Error ? error.message : String(error);
       if (/does not support dynamic client registration/.test(message)) {
-        throw new AppFailure('unavailable', `sign-in to ${server} needs a client ID: its authorization server offers neither a client ID metadata document nor dynamic registration; enter one in ${server}'s settings`);
+        throw new AppFailure('unavailable', `sign-in to ${server} needs a client ID: its authorization server offers neither a client ID metadata document nor dynamic registration; enter one in ${server}'s settings`, terminal(`register Switchboard with the authorization server and enter its client ID in ${server}'s settings`));
       }
       throw new AppFailure('unavailable', `sign-in to ${server} failed: ${message}`);
     }

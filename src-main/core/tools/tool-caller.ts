@@ -9,6 +9,8 @@ import { visibleTo, type CallOrigin, type CatalogTool, type ToolRef, type ToolRe
 import { AppFailure } from '../app-error';
 import type { ApprovalBroker } from '../approvals/approval-broker';
 import type { CallOptions, McpManager } from '../mcp/mcp-manager';
+import { ARGUMENTS_FIX } from '../diagnosis/call-diagnosis';
+import { misuse, terminal, withDiagnosis } from '../diagnosis/diagnosis';
 import { checkArguments } from './tool-arguments';
 
 /** What the caller needs of the MCP manager (a test may give it SDK clients of its own). */
@@ -80,17 +82,20 @@ export class ToolCaller {
   /** Enabled → visible to this caller → arguments match: the first that fails, with its exact reason. */
   private refusal(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): AppFailure | undefined {
     const what = `tool "${tool.name}" on server "${tool.server}"`;
-    if (!tool.enabled) return new AppFailure('conflict', `${what} is disabled; turn it on in the tools list to use it`);
+    const offered = misuse('call only the tools you were given');
+    if (!tool.enabled) return new AppFailure('conflict', `${what} is disabled; turn it on in the tools list to use it`, misuse(`turn it on in ${tool.server}'s tools list, or call another tool`));
     if (!visibleTo(tool, request.origin)) {
-      return new AppFailure('conflict', request.origin === 'app' ? `${what} is not available to apps (its server did not make it visible to apps)` : `${what} is only for apps; the model cannot call it`);
+      return new AppFailure('conflict', request.origin === 'app' ? `${what} is not available to apps (its server did not make it visible to apps)` : `${what} is only for apps; the model cannot call it`, offered);
     }
     if (request.origin === 'app' && request.appServer !== tool.server) {
-      return new AppFailure('conflict', `an app of server "${request.appServer ?? '?'}" cannot call ${what}: apps call only their own server's tools`);
+      return new AppFailure('conflict', `an app of server "${request.appServer ?? '?'}" cannot call ${what}: apps call only their own server's tools`, offered);
     }
     try {
       checkArguments(tool, args, `arguments for ${what}`);
     } catch (error) {
-      return asFailure(error);
+      // The schema itself may be broken (the server's fault); that error carries no class of its own.
+      const failure = asFailure(error);
+      return failure.code === 'invalid_input' ? withDiagnosis(failure, misuse(ARGUMENTS_FIX)) : withDiagnosis(failure, terminal(`the server's input schema for "${tool.name}" is broken; report it to its author`));
     }
     return undefined;
   }
@@ -124,7 +129,7 @@ export function resultOrThrow(outcome: CallOutcome): ToolResult {
       throw outcome.error;
     case 'denied':
       if (outcome.by === 'user') throw new AppFailure('conflict', `you denied running ${what}${outcome.reason ? `: ${outcome.reason}` : ''}`);
-      throw new AppFailure('conflict', `${what} was refused by ${outcome.because}`);
+      throw new AppFailure('conflict', `${what} was refused by ${outcome.because}`, terminal('change the approval rule that denies it (Chat settings → rules) if it should run'));
     case 'cancelled':
       throw new AppFailure('unavailable', outcome.stage === 'approval' ? `the run of ${what} was cancelled before it started` : `${what} was cancelled while it ran`);
     default:

@@ -3,6 +3,7 @@
  * so the store stays a thin reactive shell and the merging rules are tested directly.
  */
 import type { ChatMessage, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
+import type { Diagnosis } from '../../../src-preload/contract/common';
 import type { ToolResult } from '../../../src-preload/contract/tools';
 
 export interface LiveSegment {
@@ -37,6 +38,8 @@ export interface CallView {
   /** The MCP App that renders the result, when the tool has one. */
   appUri?: string;
   error?: string;
+  /** The failure's class and fix. */
+  diagnosis?: Diagnosis;
 }
 
 export type ChatRow =
@@ -94,6 +97,7 @@ const fromCard = (card: ToolCallCard): CallView => ({
   ...(card.startedAt !== undefined ? { startedAt: card.startedAt } : {}),
   ...(card.elapsedMs !== undefined ? { elapsedMs: card.elapsedMs } : {}),
   ...(card.error !== undefined ? { error: card.error } : {}),
+  ...(card.diagnosis !== undefined ? { diagnosis: card.diagnosis } : {}),
 });
 
 const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): CallView => ({
@@ -112,7 +116,8 @@ const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): 
 });
 
 /** A failure's reason once: the stored error, else what the model was told (a denial already reads as `because`). */
-function outcomeError(outcome: ToolCallOutcome): { error?: string } {
+function outcomeError(outcome: ToolCallOutcome): { error?: string; diagnosis?: Diagnosis } {
+  if (outcome.diagnosis !== undefined) return { ...(outcome.error !== undefined ? { error: outcome.error } : {}), diagnosis: outcome.diagnosis };
   if (outcome.error !== undefined) return { error: outcome.error };
   if (outcome.state === 'failed' && outcome.result === undefined) return { error: outcome.textForModel };
   if (outcome.state === 'denied' && outcome.because === undefined) return { error: outcome.textForModel };

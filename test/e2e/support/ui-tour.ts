@@ -196,6 +196,13 @@ export const scenes: Scene[] = [
     },
   },
   {
+    name: 'permissions',
+    show: async (page) => {
+      await nav(page, 'Permissions');
+      await page.getByRole('heading', { name: 'Permissions', exact: true }).waitFor(WAIT);
+    },
+  },
+  {
     name: 'settings',
     show: async (page) => {
       await nav(page, 'Settings');

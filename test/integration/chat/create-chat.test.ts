@@ -85,7 +85,9 @@ describe('createChat', () => {
       llm.script({ toolCalls: [{ id: 'slow', name: 'box__sleep', args: { ms: 4000, tick: 100 } }] }, { text: 'it ran too long' });
       await chat.handlers.sendMessage({ text: 'sleep' });
       await seen.next((e) => e.name === 'chatTurnState' && (e.payload as { state: string }).state === 'done');
-      expect(toolResultsIn(llm.requests.at(-1)!)).toEqual(['The tool failed: tool "sleep" on server "box" ran past the hard maximum of 1500 ms; cancelled']);
+      expect(toolResultsIn(llm.requests.at(-1)!)).toEqual([
+        'The tool failed: tool "sleep" on server "box" ran past the hard maximum of 1500 ms; cancelled. Error class: transient (a passing problem; the same request may work if retried shortly). Fix: try again with a smaller request, or raise "toolTimeout" for "box" (now 1 s): the hard maximum is 10 times it.',
+      ]);
       const cards = seen.items.filter((e) => e.name === 'toolCallUpdated').map((e) => e.payload as { state: string });
       expect(cards.at(-1)?.state).toBe('failed');
       for (let i = 0; i < 100 && !limited.logs('box').includes('sleep: cancelled by the client'); i++) await new Promise((d) => setTimeout(d, 20));

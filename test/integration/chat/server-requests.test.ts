@@ -5,7 +5,7 @@ import { ApprovalBroker } from '../../../src-main/core/approvals/approval-broker
 import { ApprovalStore, approvalsFile } from '../../../src-main/core/approvals/approval-store';
 import { OpenAiCompatibleProvider } from '../../../src-main/core/chat/providers/openai-provider';
 import { registerServerRequestHandlers, SERVER_REQUEST_CAPABILITIES, type ServerRequestDeps } from '../../../src-main/core/chat/server-requests';
-import type { ApprovalRequest, ApprovalSettled, ElicitationApprovalRequest, SamplingApprovalRequest } from '../../../src-preload/contract/chat';
+import type { ApprovalRequest, ApprovalSettled, ElicitationApprovalRequest, SamplingApprovalRequest, SamplingResultApprovalRequest } from '../../../src-preload/contract/chat';
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/llm/fake-llm-server';
 import { connectEverything, EventLog, tempHome } from './chat-test-kit';
 
@@ -120,6 +120,10 @@ describe('sampling from server-everything', () => {
     });
     expect(llm.requests.length).toBe(before);
     await deps.broker.answer({ id: request.id, decision: 'approve', editedMessages: [{ role: 'user', text: 'tell me a joke instead' }] });
+    // The model has answered, but the server hears nothing until the person has seen the answer.
+    const review = (await approvals.next((r) => r.kind === 'sampling_result')) as SamplingResultApprovalRequest;
+    expect(review).toMatchObject({ server: 'everything', text: 'A short sampled answer.', model: expect.stringContaining('fake-model'), stopReason: 'endTurn', timeoutMs: 60_000 });
+    await deps.broker.answer({ id: review.id, decision: 'approve' });
     const text = texts(await result);
     expect(text).toContain('A short sampled answer.');
     expect(llm.requests.at(-1)!.body).toMatchObject({
@@ -129,6 +133,36 @@ describe('sampling from server-everything', () => {
         { role: 'user', content: 'tell me a joke instead' },
       ],
     });
+  });
+
+  it("sends back the answer as the person edited it, and holds the call until then", async () => {
+    llm.script({ text: 'The model said something the person wants to change.' });
+    const result = call('trigger-sampling-request', { prompt: 'p' });
+    const request = await approvals.next((r) => r.kind === 'sampling');
+    await deps.broker.answer({ id: request.id, decision: 'approve' });
+    const review = await approvals.next((r) => r.kind === 'sampling_result');
+    let finished = false;
+    void result.then(() => (finished = true));
+    await new Promise((done) => setTimeout(done, 300));
+    expect(finished).toBe(false);
+    await deps.broker.answer({ id: review.id, decision: 'approve', editedText: 'A reviewed answer.' });
+    const text = texts(await result);
+    expect(text).toContain('A reviewed answer.');
+    expect(text).not.toContain('wants to change');
+  });
+
+  it("keeps the model's answer from the server when the person says so; the server gets the rejection", async () => {
+    llm.script({ text: 'Something private the model wrote.' });
+    const result = call('trigger-sampling-request', { prompt: 'p' });
+    const request = await approvals.next((r) => r.kind === 'sampling');
+    await deps.broker.answer({ id: request.id, decision: 'approve' });
+    const review = await approvals.next((r) => r.kind === 'sampling_result');
+    await expect(deps.broker.answer({ id: review.id, decision: 'accept' })).rejects.toThrow('decision "accept" does not apply to a sampling completion (expected approve, decline)');
+    await deps.broker.answer({ id: review.id, decision: 'decline', reason: 'too private' });
+    const outcome = await result;
+    expect(outcome.isError).toBe(true);
+    expect(texts(outcome)).toContain("the user did not let the model's answer go back to the server: too private");
+    expect(texts(outcome)).not.toContain('Something private');
   });
 
   it('never reaches the model when declined, and the server gets the rejection', async () => {

@@ -48,6 +48,7 @@ describe('switchboard CLI', () => {
       state: 'error',
       reason: 'exited with code 1 during initialize',
       fix: 'it crashed while starting; its last stderr lines are below — often a missing env variable or argument',
+      class: 'terminal',
       stderr: ['fatal: API_KEY is not set'],
     });
     expect(byName.missing).toMatchObject({
@@ -56,12 +57,13 @@ describe('switchboard CLI', () => {
     });
     expect(String(byName.missing!.reason)).toMatch(/^command not found: no-such-tool-xyz \(PATH searched: .+\)$/);
     expect(byName.off).toMatchObject({ state: 'disabled', reason: `disabled in ${source}` });
+    expect(byName.off).not.toHaveProperty('class');
   });
 
   it('status prints a readable doctor report', async () => {
     const { stdout } = await run('status');
     expect(stdout).toContain('MCP 1/3 · config ');
-    expect(stdout).toContain('○ crash  error  (stdio, 0 tools)\n  exited with code 1 during initialize\n  fix: it crashed while starting');
+    expect(stdout).toContain('○ crash  error  (stdio, 0 tools)\n  exited with code 1 during initialize\n  fix (terminal): it crashed while starting');
     expect(stdout).toContain('  | fatal: API_KEY is not set');
   });
 
@@ -104,12 +106,12 @@ describe('switchboard CLI', () => {
   it('call refuses arguments that do not match the schema and a disabled tool, before anything runs', async () => {
     const bad = await run('call', 'everything', 'get-sum', '{"a":"two","b":3}');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('switchboard: arguments for tool "get-sum" on server "everything" do not match its input schema: data/a must be number\n');
+    expect(bad.stderr).toContain('switchboard: arguments for tool "get-sum" on server "everything" do not match its input schema: data/a must be number\n  [misuse] change the arguments to match the tool\'s input schema (the message says which field is wrong)\n');
     await writeFile(join(home, 'tool-settings.json'), JSON.stringify({ disabled: { everything: ['echo'] } }));
     try {
       const off = await run('call', 'everything', 'echo', '{"message":"x"}');
       expect(off.code).toBe(1);
-      expect(off.stderr).toContain('switchboard: tool "echo" on server "everything" is disabled; turn it on in the tools list to use it\n');
+      expect(off.stderr).toContain('switchboard: tool "echo" on server "everything" is disabled; turn it on in the tools list to use it\n  [misuse] turn it on in everything\'s tools list, or call another tool\n');
     } finally {
       await rm(join(home, 'tool-settings.json'));
     }
@@ -118,7 +120,7 @@ describe('switchboard CLI', () => {
   it('call to a server that is down fails with exit 1 and the reason', async () => {
     const { code, stderr } = await run('call', 'crash', 'anything');
     expect(code).toBe(1);
-    expect(stderr).toContain('switchboard: server "crash" is not connected (error: exited with code 1 during initialize)\n');
+    expect(stderr).toContain('switchboard: server "crash" is not connected (error: exited with code 1 during initialize)\n  [terminal] it crashed while starting;');
   });
 
   it('usage errors exit 2 and print the usage', async () => {

@@ -90,10 +90,10 @@ describe('SwitchboardCore with the MCP manager', () => {
       ok: true,
       value: { messages: [{ role: 'user', text: 'Say hello to Ada' }] },
     });
-    expect(await dispatch(c.handlers, 'reconnectServer', { name: 'ghost' })).toEqual({ ok: false, error: { code: 'not_found', message: 'no server named "ghost"' } });
+    expect(await dispatch(c.handlers, 'reconnectServer', { name: 'ghost' })).toEqual({ ok: false, error: { code: 'not_found', message: 'no server named "ghost"', diagnosis: { class: 'misuse', fix: 'use a server name from the servers list (switchboard status)' } } });
     expect(await dispatch(c.handlers, 'readResource', { name: 'crash', uri: 'x://y' })).toEqual({
       ok: false,
-      error: { code: 'unavailable', message: 'server "crash" is not connected (error: exited with code 1 during initialize)' },
+      error: { code: 'unavailable', message: 'server "crash" is not connected (error: exited with code 1 during initialize)', diagnosis: { class: 'terminal', fix: 'it crashed while starting; its last stderr lines are below — often a missing env variable or argument' } },
     });
     // The failed calls disturbed nothing.
     expect(c.snapshot().servers.find((s) => s.name === 'box')?.state).toBe('connected');

@@ -185,7 +185,10 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
     const opened: string[] = [];
     const service = new SignInService({ vault, opener: { open: async (url) => void opened.push(url) }, logger: new CapturingLogger() });
     const running = service.signIn(remoteServer('alpha', alpha.url));
-    await expect(service.signIn(remoteServer('alpha', alpha.url))).rejects.toThrow('a sign-in to alpha is already running');
+    await expect(service.signIn(remoteServer('alpha', alpha.url))).rejects.toMatchObject({
+      message: 'a sign-in to alpha is already running',
+      diagnosis: { class: 'misuse', fix: 'finish the sign-in already open in the browser, or cancel it first' },
+    });
     while (opened.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     service.cancel('alpha');
     expect(await running).toEqual({ state: 'cancelled', server: 'alpha' });
@@ -277,6 +280,8 @@ describe('sign-in refusals before anything reaches the browser', () => {
       const { error, opened, base } = await attempt((b) => ({ ...goodAsMetadata(b), authorization_endpoint: endpoint }));
       expect(opened).toEqual([]);
       expect(error?.message.startsWith(`cannot sign in to hostile: the authorization server metadata of ${base} could not be read (`)).toBe(true);
+      // The document was read but is unusable: fixing it is the server's job, so a retry will not help.
+      expect(error).toMatchObject({ diagnosis: { class: 'terminal' } });
     },
   );
 
@@ -286,8 +291,22 @@ describe('sign-in refusals before anything reaches the browser', () => {
       return rest;
     });
     expect(error?.message).toBe(`cannot sign in to hostile: the authorization server ${base} does not say it supports PKCE (code_challenge_methods_supported is missing)`);
+    expect(error).toMatchObject({ diagnosis: { class: 'terminal', fix: "the server's sign-in is set up wrongly or is not safe to use; tell its administrator what the message says" } });
     expect(opened).toEqual([]);
     expect(requests).not.toContain('POST /register');
+  });
+
+  it('a server that does not answer is a transient sign-in failure', async () => {
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as { port: number }).port;
+    await new Promise((done) => closed.close(done));
+    const service = new SignInService({ vault, opener: { open: async () => {} }, logger: new CapturingLogger() });
+    const url = `http://127.0.0.1:${port}/mcp`;
+    await expect(service.signIn(remoteServer('gone', url))).rejects.toMatchObject({
+      message: `cannot sign in to gone: ${url} did not answer (fetch failed)`,
+      diagnosis: { class: 'transient', fix: `check that ${url} is up and your network works, then sign in again` },
+    });
   });
 
   it('refuses an authorization server that offers PKCE without S256 (O4)', async () => {

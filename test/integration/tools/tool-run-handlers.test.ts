@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ApprovalRequest, Result, ToolCallApprovalRequest, ToolResult } from '../../../src-preload/contract';
+import { ARGUMENTS_FIX } from '../../../src-main/core/diagnosis/call-diagnosis';
 import { dispatch } from '../../../src-main/core/dispatch';
 import type { SecretVault } from '../../../src-main/core/ports';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
@@ -72,11 +73,11 @@ describe('runTool', () => {
   });
 
   it('refuses an unknown server, an unknown tool and a server that is down, naming each', async () => {
-    expect(await run('ghost', 'echo', { message: 'x' })).toEqual({ ok: false, error: { code: 'not_found', message: 'no server named "ghost"' } });
-    expect(await run('everything', 'nope', {})).toEqual({ ok: false, error: { code: 'not_found', message: 'server "everything" has no tool "nope"' } });
+    expect(await run('ghost', 'echo', { message: 'x' })).toEqual({ ok: false, error: { code: 'not_found', message: 'no server named "ghost"', diagnosis: { class: 'misuse', fix: 'use a server name from the servers list (switchboard status)' } } });
+    expect(await run('everything', 'nope', {})).toEqual({ ok: false, error: { code: 'not_found', message: 'server "everything" has no tool "nope"', diagnosis: { class: 'misuse', fix: 'call only tools everything lists (switchboard tools everything)' } } });
     expect(await run('crash', 'echo', {})).toEqual({
       ok: false,
-      error: { code: 'unavailable', message: 'server "crash" is not connected (error: exited with code 1 during initialize)' },
+      error: { code: 'unavailable', message: 'server "crash" is not connected (error: exited with code 1 during initialize)', diagnosis: { class: 'terminal', fix: 'it crashed while starting; its last stderr lines are below — often a missing env variable or argument' } },
     });
   });
 
@@ -84,18 +85,22 @@ describe('runTool', () => {
     expect(await dispatch(core.handlers, 'setToolEnabled', { qualifiedName: 'everything__echo', enabled: false })).toEqual({ ok: true, value: null });
     expect(await run('everything', 'echo', { message: 'x' })).toEqual({
       ok: false,
-      error: { code: 'conflict', message: 'tool "echo" on server "everything" is disabled; turn it on in the tools list to use it' },
+      error: {
+        code: 'conflict',
+        message: 'tool "echo" on server "everything" is disabled; turn it on in the tools list to use it',
+        diagnosis: { class: 'misuse', fix: "turn it on in everything's tools list, or call another tool" },
+      },
     });
   });
 
   it('refuses arguments that do not match the input schema, before anything asks or runs', async () => {
     expect(await run('autobox', 'echo', {})).toEqual({
       ok: false,
-      error: { code: 'invalid_input', message: `arguments for tool "echo" on server "autobox" do not match its input schema: data must have required property 'message'` },
+      error: { code: 'invalid_input', message: `arguments for tool "echo" on server "autobox" do not match its input schema: data must have required property 'message'`, diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
     });
     expect(await run('box', 'echo', { message: 42 })).toEqual({
       ok: false,
-      error: { code: 'invalid_input', message: 'arguments for tool "echo" on server "box" do not match its input schema: data/message must be string' },
+      error: { code: 'invalid_input', message: 'arguments for tool "echo" on server "box" do not match its input schema: data/message must be string', diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
     });
     expect(requested).toEqual([]);
   });
@@ -128,7 +133,12 @@ describe('runTool', () => {
   it('comes back with the rule that refused it, without asking', async () => {
     const settings = { provider: 'openai-compatible', baseUrl: '', model: 'any', autoAllowReadOnly: false, rules: [{ pattern: 'box__env', effect: 'deny' }] };
     expect((await dispatch(core.handlers, 'setChatSettings', settings)).ok).toBe(true);
-    expect(await run('box', 'env', {})).toEqual({ ok: false, error: { code: 'conflict', message: 'tool "env" on server "box" was refused by the rule "box__env: deny"' } });
+    expect(await run('box', 'env', {})).toEqual({ ok: false, error: {
+        code: 'conflict',
+        message: 'tool "env" on server "box" was refused by the rule "box__env: deny"',
+        diagnosis: { class: 'terminal', fix: 'change the approval rule that denies it (Chat settings → rules) if it should run' },
+      },
+    });
     expect(requested).toEqual([]);
   });
 

@@ -99,7 +99,7 @@ describe('bindIpc (contract item 4, SECURITY R5)', () => {
   it('returns a handler failure as a Result value, never a thrown error', async () => {
     expect(await ipc.invoke(invokeChannel('serverLogs'), appFrame, { name: 'nobody' })).toEqual({
       ok: false,
-      error: { code: 'not_found', message: 'no server named "nobody"' },
+      error: { code: 'not_found', message: 'no server named "nobody"', diagnosis: { class: 'misuse', fix: 'use a server name from the servers list (switchboard status)' } },
     });
   });
 

@@ -86,6 +86,19 @@ describe('buildRows', () => {
     expect(row.kind === 'assistant' && row.calls[0]!.error).toBeUndefined();
   });
 
+  it("keeps a failed call's class and fix, stored or live, for the tool card", () => {
+    const diagnosis = { class: 'misuse' as const, fix: 'change the arguments' };
+    const failed: ChatMessage[] = [
+      stored[1]!,
+      { role: 'tool', results: [{ callId: 't1', name: 'everything__echo', args: {}, state: 'failed', error: 'bad arguments', diagnosis, textForModel: 'refused' }], at: 3 },
+    ];
+    const row = buildRows(failed, undefined)[0]!;
+    expect(row.kind === 'assistant' && row.calls[0]).toMatchObject({ state: 'failed', error: 'bad arguments', diagnosis });
+    const live = withCard(emptyTurn('x'), { conversationId: 'c', callId: 't2', name: 'everything__echo', args: {}, state: 'failed', error: 'timed out', diagnosis: { class: 'transient', fix: 'retry' } });
+    const liveRow = buildRows([], live).at(-1)!;
+    expect(liveRow.kind === 'assistant' && liveRow.calls[0]).toMatchObject({ error: 'timed out', diagnosis: { class: 'transient', fix: 'retry' } });
+  });
+
   it('marks a stored call without outcome cancelled once no turn runs, and waiting while one does', () => {
     const open: ChatMessage[] = [stored[0]!, stored[1]!];
     const idle = buildRows(open, undefined)[1]!;

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../../src-preload/contract/chat';
 import { AppFailure } from '../../app-error';
 import { isLoopbackHost, transportOf } from '../../url-policy';
-import type { Logger, SecretVault } from '../../ports';
+import { systemClock, type Clock, type Logger, type SecretVault } from '../../ports';
 import { readJsonFile, writeFileAtomic } from '../../config/atomic-file';
 import { AnthropicProvider } from './anthropic-provider';
 import type { ChatProvider } from './chat-provider';
@@ -28,7 +28,12 @@ const settingsSchema = z.object({
   model: z.string().min(1),
   autoAllowReadOnly: z.boolean(),
   rules: z.array(z.object({ pattern: z.string().min(1), effect: z.enum(['allow', 'ask', 'deny']) })),
+  /** When each rule was first saved ("effect pattern" -> epoch ms), for the grants page; absent in older files. */
+  ruleAddedAt: z.record(z.string(), z.number()).optional(),
 });
+
+/** The key a rule's date is kept under: the same pattern with another effect is another rule. */
+export const ruleKey = (rule: { pattern: string; effect: string }): string => `${rule.effect} ${rule.pattern}`;
 
 export const chatSettingsFile = (home: string): string => join(home, 'chat-settings.json');
 
@@ -62,15 +67,21 @@ export function baseUrlProblem(raw: string): string | undefined {
 
 export class ChatSettingsStore {
   private current: ChatSettings = { ...DEFAULT_CHAT_SETTINGS };
+  private ruleAddedAt: Record<string, number> = {};
 
   constructor(
     private readonly file: string,
     private readonly logger?: Logger,
+    private readonly clock: Clock = systemClock,
   ) {}
 
   async load(): Promise<void> {
     const read = await readJsonFile(this.file, settingsSchema);
-    if (read.kind === 'ok') this.current = read.value;
+    if (read.kind === 'ok') {
+      const { ruleAddedAt, ...settings } = read.value;
+      this.current = settings;
+      this.ruleAddedAt = ruleAddedAt ?? {};
+    }
     else if (read.kind === 'invalid') this.logger?.warn(`ignoring unreadable chat settings ${this.file}; using defaults`, { error: read.error });
   }
 
@@ -88,7 +99,15 @@ export class ChatSettingsStore {
     const problem = baseUrlProblem(next.baseUrl);
     if (problem) throw new AppFailure('invalid_input', problem);
     this.current = structuredClone(next);
-    await writeFileAtomic(this.file, JSON.stringify(this.current, null, 2));
+    // A rule keeps the date it was first saved; a new one is dated now; a removed one's date goes.
+    const now = this.clock.now();
+    this.ruleAddedAt = Object.fromEntries(next.rules.map((rule) => [ruleKey(rule), this.ruleAddedAt[ruleKey(rule)] ?? now]));
+    await writeFileAtomic(this.file, JSON.stringify({ ...this.current, ruleAddedAt: this.ruleAddedAt }, null, 2));
+  }
+
+  /** When a rule was first saved, if known (rules from before dates were kept have none). */
+  addedAt(rule: { pattern: string; effect: string }): number | undefined {
+    return this.ruleAddedAt[ruleKey(rule)];
   }
 }
 

@@ -1,37 +1,39 @@
 import { describe, expect, it } from 'vitest';
 import type { RemoteServerConfig, StdioServerConfig } from '../../../src-main/core/config/server-config';
-import { doctorHint } from '../../../src-main/core/mcp/doctor-hint';
+import { diagnoseServer, serverFix } from '../../../src-main/core/diagnosis/server-diagnosis';
+
+const fix = serverFix;
 
 const source = { path: '/home/u/.config/Switchboard/servers.json', origin: 'switchboard' as const, userWritten: true };
 const npx: StdioServerConfig = { kind: 'stdio', name: 'gh', command: 'npx', args: [], env: {}, enabled: true, timeout: 30, toolTimeout: 120, approval: 'ask', source };
 const web: RemoteServerConfig = { kind: 'remote', name: 'web', url: 'https://x/mcp', headers: {}, transport: 'auto', enabled: true, timeout: 30, toolTimeout: 120, approval: 'ask', source };
 
-describe('doctorHint', () => {
+describe('serverFix', () => {
   it('says how to fix command-not-found, timeouts and sign-in', () => {
-    expect(doctorHint(npx, { kind: 'error', reason: 'command not found: npx (PATH searched: /usr/bin)' })).toBe(
+    expect(fix(npx, { kind: 'error', reason: 'command not found: npx (PATH searched: /usr/bin)' })).toBe(
       `install npx (for npx: install Node.js), or put its full path in "command"; Switchboard searches your login shell's PATH`,
     );
-    expect(doctorHint(npx, { kind: 'error', reason: 'timed out after 30 s during initialize' })).toBe(
+    expect(fix(npx, { kind: 'error', reason: 'timed out after 30 s during initialize' })).toBe(
       'it did not finish initialize in 30 s: run it by hand to see whether it starts (first runs of npx download packages), or raise "timeout" for "gh"',
     );
-    expect(doctorHint(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })).toBe('sign in: Servers → Sign in in Switchboard, or run: switchboard login web');
+    expect(fix(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })).toBe('sign in: Servers → Sign in in Switchboard, or run: switchboard login web');
   });
 
   it('has nothing to say about a healthy or starting server', () => {
-    expect(doctorHint(npx, { kind: 'connected', reason: 'connected over stdio' })).toBeUndefined();
-    expect(doctorHint(npx, { kind: 'connecting', reason: 'starting npx' })).toBeUndefined();
+    expect(fix(npx, { kind: 'connected', reason: 'connected over stdio' })).toBeUndefined();
+    expect(fix(npx, { kind: 'connecting', reason: 'starting npx' })).toBeUndefined();
   });
 
   it('points at the file for a disabled server and at the approval for an untrusted one', () => {
-    expect(doctorHint(npx, { kind: 'disabled', reason: `disabled in ${source.path}` })).toBe(`enable it in the app, or set "enabled": true for "gh" in ${source.path}`);
-    expect(doctorHint(npx, { kind: 'trust_required', reason: 'defined in /p/.mcp.json …' })).toBe(
+    expect(fix(npx, { kind: 'disabled', reason: `disabled in ${source.path}` })).toBe(`enable it in the app, or set "enabled": true for "gh" in ${source.path}`);
+    expect(fix(npx, { kind: 'trust_required', reason: 'defined in /p/.mcp.json …' })).toBe(
       'open Switchboard and approve the command (Servers → Approve) if you trust this project',
     );
   });
 
   it('says how to get a keychain when sign-in has none to keep its tokens in', () => {
     const reason = 'the OS keychain is not available (Cannot autolaunch D-Bus without X11 $DISPLAY); on Linux, Switchboard needs a Secret Service such as gnome-keyring or KWallet running and unlocked';
-    expect(doctorHint(web, { kind: 'error', reason })).toBe(
+    expect(fix(web, { kind: 'error', reason })).toBe(
       'start a Secret Service (gnome-keyring or KWallet) and unlock it, then reconnect: sign-in tokens are kept only in the OS keychain, never in a file',
     );
   });
@@ -62,17 +64,40 @@ describe('doctorHint', () => {
       `it refused the "Authorization" header written in ${source.path}: check the value`,
     ],
   ])('names what to set for a 401 from a server without OAuth: %s', (_what, headers, reason, hint) => {
-    expect(doctorHint({ ...web, headers }, { kind: 'error', reason })).toBe(hint);
+    expect(fix({ ...web, headers }, { kind: 'error', reason })).toBe(hint);
   });
 
   it('gives a next step that shows the cause when nothing more is known, never "see the log below"', () => {
     const local = { ...npx, args: ['-y', '@scope/server', '--port', '1'] };
-    expect(doctorHint(local, { kind: 'error', reason: 'something odd during initialize' })).toBe('run it by hand to see what it says: npx -y @scope/server --port 1');
-    expect(doctorHint(web, { kind: 'error', reason: 'fetch failed (other side closed) during initialize' })).toBe(
+    expect(fix(local, { kind: 'error', reason: 'something odd during initialize' })).toBe('run it by hand to see what it says: npx -y @scope/server --port 1');
+    expect(fix(web, { kind: 'error', reason: 'fetch failed (other side closed) during initialize' })).toBe(
       'check that https://x/mcp is up and serves MCP at that path (open it with curl), then reconnect',
     );
-    expect(doctorHint(web, { kind: 'backing_off', reason: 'reconnecting', nextAttemptAt: 0 })).toBe(
+    expect(fix(web, { kind: 'backing_off', reason: 'reconnecting', nextAttemptAt: 0 })).toBe(
       'it dropped and Switchboard is reconnecting on its own; if this repeats, check that https://x/mcp is up',
     );
+  });
+});
+
+describe('diagnoseServer classes', () => {
+  it.each([
+    ['command not found: npx (PATH searched: /usr/bin)', 'terminal'],
+    ['exited with code 1 during initialize', 'terminal'],
+    ['timed out after 30 s during initialize', 'transient'],
+    ['connection refused by x', 'transient'],
+    ['HTTP 503 from https://x/mcp during initialize', 'transient'],
+    ['HTTP 404 from https://x/mcp during initialize', 'terminal'],
+    ['HTTP 403: access denied by x', 'terminal'],
+    ['secret gh-token is not set', 'terminal'],
+  ])('%s is %s', (reason, kind) => {
+    expect(diagnoseServer(web, { kind: 'error', reason })?.class).toBe(kind);
+  });
+
+  it('needs_auth and trust_required are terminal, backing_off transient, a disabled or healthy server has none', () => {
+    expect(diagnoseServer(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })?.class).toBe('terminal');
+    expect(diagnoseServer(npx, { kind: 'trust_required', reason: '…' })?.class).toBe('terminal');
+    expect(diagnoseServer(npx, { kind: 'backing_off', reason: 'killed by SIGKILL; retrying in 1 s', nextAttemptAt: 0 })?.class).toBe('transient');
+    expect(diagnoseServer(npx, { kind: 'disabled', reason: 'disabled in x' })).toBeUndefined();
+    expect(diagnoseServer(npx, { kind: 'connected', reason: 'connected' })).toBeUndefined();
   });
 });
