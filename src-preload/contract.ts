@@ -13,6 +13,7 @@ import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
+import { toolBudgetInvokes } from './contract/tool-budget';
 import { toolRunInvokes } from './contract/tool-run';
 
 export * from './contract/apps';
@@ -23,12 +24,14 @@ export * from './contract/common';
 export * from './contract/config';
 export * from './contract/servers';
 export * from './contract/secret-migration';
+export * from './contract/tool-budget';
 export * from './contract/tool-run';
 export * from './contract/tools';
 
 export const invokes = {
   ...serverInvokes,
   ...toolRunInvokes,
+  ...toolBudgetInvokes,
   ...configInvokes,
   ...chatInvokes,
   ...secretMigrationInvokes,

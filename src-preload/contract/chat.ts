@@ -128,6 +128,15 @@ export interface ToolCallRequest {
   argsError?: string;
 }
 
+/** A tool the search tool loaded for the rest of a conversation (tools on demand). */
+export interface LoadedTool {
+  /** Namespaced name, as offered to the model. */
+  name: string;
+  server: string;
+  tool: string;
+  title?: string;
+}
+
 export type ToolCallState = 'awaiting_approval' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled';
 
 export interface ToolCallOutcome {
@@ -146,6 +155,8 @@ export interface ToolCallOutcome {
   elapsedMs?: number;
   /** Why it failed, when the call itself failed. */
   error?: string;
+  /** Tools this call (the search tool) loaded for the rest of the conversation. */
+  loaded?: LoadedTool[];
   /** What the model was told. */
   textForModel: string;
 }
@@ -199,6 +210,8 @@ export interface ToolCallCard {
   /** The `ui://` resource that renders this tool's results (MCP Apps). */
   appUri?: string;
   error?: string;
+  /** Tools this call (the search tool) loaded for the rest of the conversation. */
+  loaded?: LoadedTool[];
 }
 
 // ---- Settings ----

@@ -21,6 +21,9 @@ import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
 import { toolUi } from '../../../src-preload/contract/tools';
 import type { ToolCaller } from '../tools/tool-caller';
+import { FIND_TOOLS, FIND_TOOLS_DEFINITION, runFindTools } from '../tools/find-tools';
+import { loadedToolNames, type ToolLoading } from '../tools/tool-loading';
+import { modelTool } from '../tools/tool-tokens';
 
 /** The reason a tool call's controller is aborted with when the person cancels (the runtime may abort it at the hard maximum too). */
 const CANCELLED_BY_USER = 'cancelled by the user';
@@ -37,6 +40,8 @@ export interface ChatSessionDeps {
   broker: ApprovalBroker;
   /** The one call path: the tools offered to the model, and the call itself (enabled, schema, approval). */
   tools: Pick<ToolCaller, 'modelTools' | 'call'>;
+  /** Tools on demand: which tools a turn offers, and the search tool. Without it every model tool is offered. */
+  loading?: Pick<ToolLoading, 'plan' | 'search'>;
   /** Resolved at each message, so settings changes apply to the next turn. */
   provider: () => Promise<ChatProvider>;
   emit: (event: ChatEvent) => void;
@@ -116,14 +121,14 @@ export class ChatSessions {
     try {
       for (let round = 0; round < maxRounds; round++) {
         this.state(id, 'streaming');
-        const tools = this.deps.tools.modelTools();
+        const tools = this.offeredTools(conversation);
         let text = '';
         const calls: ToolCallRequest[] = [];
         try {
           const stream = provider.streamTurn({
             system: this.deps.system ?? DEFAULT_SYSTEM_PROMPT,
             messages: conversation.messages,
-            tools: tools.map((t) => ({ name: t.qualifiedName, description: t.description ?? '', inputSchema: t.inputSchema })),
+            tools,
             signal,
           });
           for await (const event of stream) {
@@ -156,13 +161,18 @@ export class ChatSessions {
     let base: Pick<ToolCallOutcome, 'callId' | 'name' | 'server' | 'tool' | 'appUri'> = { callId: call.id, name: call.name };
     const card = (patch: Omit<ToolCallCard, 'conversationId' | 'callId' | 'name' | 'server' | 'tool' | 'appUri'>) =>
       this.deps.emit({ name: 'toolCallUpdated', payload: { conversationId, ...base, ...patch } });
-    const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, extra: Pick<ToolCallOutcome, 'result' | 'because' | 'elapsedMs' | 'error'> = {}): ToolCallOutcome => {
+    const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, extra: Pick<ToolCallOutcome, 'result' | 'because' | 'elapsedMs' | 'error' | 'loaded'> = {}): ToolCallOutcome => {
       card({ args, state, ...extra });
       return { ...base, args, state, ...extra, textForModel };
     };
 
     if (turn.controller.signal.aborted) return finish('cancelled', call.args, 'The user cancelled this tool call before it ran.');
     if (call.argsError) return finish('failed', call.args, `Tool call refused: ${call.argsError}.`, { error: call.argsError });
+    if (call.name === FIND_TOOLS && this.deps.loading) {
+      const found = runFindTools(this.deps.loading, call.args);
+      if (!found.ok) return finish('failed', call.args, `Tool call refused: ${found.error}.`, { error: found.error });
+      return finish('succeeded', call.args, found.textForModel, { loaded: found.loaded, because: `searched for "${found.query}"` });
+    }
 
     const controller = new AbortController();
     const onTurnAbort = () => controller.abort(CANCELLED_BY_USER);
@@ -217,6 +227,14 @@ export class ChatSessions {
       turn.controller.signal.removeEventListener('abort', onTurnAbort);
       turn.calls.delete(call.id);
     }
+  }
+
+  /** Every model tool; or, on demand, the pinned and loaded ones with the search tool on top. */
+  private offeredTools(conversation: Conversation) {
+    if (!this.deps.loading) return this.deps.tools.modelTools().map(modelTool);
+    const plan = this.deps.loading.plan(loadedToolNames(conversation.messages));
+    const offered = plan.offered.map(modelTool);
+    return plan.onDemand ? [FIND_TOOLS_DEFINITION, ...offered] : offered;
   }
 
   /**

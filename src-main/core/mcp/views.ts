@@ -10,7 +10,7 @@ import type {
 import type { ServerStatus } from './mcp-manager';
 
 /** Serializable views for the UI; only plain data leaves the core. */
-export function serverView(status: ServerStatus, shadowed: string[] = []): ServerView {
+export function serverView(status: ServerStatus, shadowed: string[] = [], tools: { schemaTokens: number; pinned: boolean } = { schemaTokens: 0, pinned: false }): ServerView {
   const { state, config } = status;
   return {
     name: status.name,
@@ -23,6 +23,8 @@ export function serverView(status: ServerStatus, shadowed: string[] = []): Serve
     toolCount: status.toolCount,
     ...(status.pendingTools ? { toolsPending: true } : {}),
     shadowed,
+    schemaTokens: tools.schemaTokens,
+    pinned: tools.pinned,
   };
 }
 
