@@ -133,11 +133,11 @@ export class ToolLoading {
     });
   }
 
-  /** The best matches among the tools the model may see. */
+  /** The best matches among the tools the model may see, leaving out pinned ones (the model has them already). */
   search(query: string, limit: number): CatalogTool[] {
     const memo = this.current();
     memo.index ??= new ToolSearchIndex(memo.from);
-    return memo.index.search(query, limit);
+    return memo.index.search(query, limit, (t) => !this.deps.settings.isPinned(t.server, t.name));
   }
 
   private current(): Memo {

@@ -55,10 +55,10 @@ export class ToolSearchIndex {
     );
   }
 
-  /** The best matches first; at most `limit`. */
-  search(query: string, limit: number): CatalogTool[] {
+  /** The best matches first; at most `limit`; only tools `include` accepts, when given. */
+  search(query: string, limit: number, include?: (tool: CatalogTool) => boolean): CatalogTool[] {
     return this.index
-      .search(splitWords(query))
+      .search(splitWords(query), include ? { filter: (hit) => include(this.tools[hit.id as number]!) } : {})
       .slice(0, limit)
       .map((hit) => this.tools[hit.id as number]!);
   }

@@ -2,7 +2,7 @@
  * The message list's rows: the stored conversation plus the turn streaming now. Pure functions,
  * so the store stays a thin reactive shell and the merging rules are tested directly.
  */
-import type { ChatMessage, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
+import type { ChatMessage, LoadedTool, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
 import type { ToolResult } from '../../../src-preload/contract/tools';
 
 export interface LiveSegment {
@@ -37,6 +37,8 @@ export interface CallView {
   /** The MCP App that renders the result, when the tool has one. */
   appUri?: string;
   error?: string;
+  /** Tools the search tool loaded for the rest of the conversation. */
+  loaded?: LoadedTool[];
 }
 
 export type ChatRow =
@@ -94,6 +96,7 @@ const fromCard = (card: ToolCallCard): CallView => ({
   ...(card.startedAt !== undefined ? { startedAt: card.startedAt } : {}),
   ...(card.elapsedMs !== undefined ? { elapsedMs: card.elapsedMs } : {}),
   ...(card.error !== undefined ? { error: card.error } : {}),
+  ...(card.loaded !== undefined ? { loaded: card.loaded } : {}),
 });
 
 const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): CallView => ({
@@ -108,6 +111,7 @@ const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): 
   ...(outcome.tool !== undefined ? { tool: outcome.tool } : {}),
   ...(outcome.because !== undefined ? { because: outcome.because } : {}),
   ...(outcome.elapsedMs !== undefined ? { elapsedMs: outcome.elapsedMs } : {}),
+  ...(outcome.loaded !== undefined ? { loaded: outcome.loaded } : {}),
   ...outcomeError(outcome),
 });
 

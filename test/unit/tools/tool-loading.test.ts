@@ -99,6 +99,12 @@ describe('ToolLoading over the ToolCaller and the person\'s tool settings', () =
     expect(loading.plan(new Set()).offered).not.toContain(off);
   });
 
+  it('leaves pinned tools out of search results: the model has them already', async () => {
+    expect(names(loading.search('file', 5)).sort()).toEqual(['files__read_file', 'files__write_file']);
+    await settings.setToolPinned('files', 'read_file', true);
+    expect(names(loading.search('file', 5))).toEqual(['files__write_file']);
+  });
+
   it('searches only the tools the model may see: never a disabled or app-only one', () => {
     expect(names(loading.search('read file contents', 5))[0]).toBe('files__read_file');
     expect(names(loading.search('delete entities', 5))).not.toContain('memory__delete_entities');
