@@ -1,9 +1,12 @@
 /**
  * Finding tools the model has not been given yet: a full-text index (MiniSearch, BM25 with prefix
- * and fuzzy matching) over each tool's names, title, description and argument names.
+ * and fuzzy matching) over each tool's names, title, description and argument names; words are
+ * stemmed (Porter, `stemmer`) so "entity" finds "entities", and queries widened with synonyms.
  */
 import MiniSearch from 'minisearch';
+import { stemmer } from 'stemmer';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
+import { synonymTable } from './search-synonyms';
 
 interface Indexed {
   id: number;
@@ -15,7 +18,15 @@ interface Indexed {
 
 const FIELDS = ['name', 'title', 'description', 'args'] as const;
 /** Words that say nothing about which tool is meant; left out of queries and the index alike. */
-const STOP_WORDS = new Set('a an and are as at be by can do for from how i in into is it me my of on or our please show that the this to use we what with you your'.split(' '));
+const STOP_WORDS = new Set('a an and are as at be by can do for from how i in into is it me my of on or our please that the this to use we what with you your'.split(' '));
+/** How much a synonym counts against a word of the query itself. */
+const SYNONYM_WEIGHT = 0.4;
+const SYNONYMS = synonymTable(stemmer);
+
+function normalize(term: string): string | null {
+  const lower = term.toLowerCase();
+  return STOP_WORDS.has(lower) ? null : stemmer(lower);
+}
 
 /** "getSumOfNumbers" and "get-sum_of" both become "get sum of". */
 export function splitWords(text: string): string {
@@ -38,10 +49,7 @@ export class ToolSearchIndex {
   constructor(private readonly tools: readonly CatalogTool[]) {
     this.index = new MiniSearch<Indexed>({
       fields: [...FIELDS],
-      processTerm: (term) => {
-        const lower = term.toLowerCase();
-        return STOP_WORDS.has(lower) ? null : lower;
-      },
+      processTerm: normalize,
       searchOptions: { boost: { name: 3, title: 2, description: 1, args: 1 }, prefix: true, fuzzy: 0.2, combineWith: 'OR' },
     });
     this.index.addAll(
@@ -57,8 +65,16 @@ export class ToolSearchIndex {
 
   /** The best matches first; at most `limit`; only tools `include` accepts, when given. */
   search(query: string, limit: number, include?: (tool: CatalogTool) => boolean): CatalogTool[] {
+    const asked = MiniSearch.getDefault('tokenize')(splitWords(query)).map(normalize).filter((t): t is string => !!t);
+    const added = [...new Set(asked.flatMap((t) => [...(SYNONYMS.get(t) ?? [])]))].filter((t) => !asked.includes(t));
+    const own = new Set(asked);
     return this.index
-      .search(splitWords(query), include ? { filter: (hit) => include(this.tools[hit.id as number]!) } : {})
+      .search([...asked, ...added].join(' '), {
+        // Terms are already normalized: stemming twice would change them.
+        processTerm: (t) => t,
+        boostTerm: (term) => (own.has(term) ? 1 : SYNONYM_WEIGHT),
+        ...(include ? { filter: (hit) => include(this.tools[hit.id as number]!) } : {}),
+      })
       .slice(0, limit)
       .map((hit) => this.tools[hit.id as number]!);
   }

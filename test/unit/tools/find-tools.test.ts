@@ -49,4 +49,13 @@ describe('ToolSearchIndex', () => {
     expect(index.search('disk usage', 1)[0]!.name).toBe('get_system_stats');
     expect(index.search('interval ms', 1)[0]!.name).toBe('get_system_stats');
   });
+
+  it('stems words and widens a query with synonyms, the query\'s own words counting more', () => {
+    expect(index.search('entity', 1)[0]!.name).toBe('create_entities');
+    expect(index.search('picture', 1)[0]!.name).toBe('getTinyImage');
+    expect(index.search('machine', 1)[0]!.name).toBe('get_system_stats');
+    // "document" is a synonym of "file", but a tool with the asked word itself ranks first.
+    const docs = new ToolSearchIndex([catalogTool('a', 'open_document', { description: 'Opens a document' }), catalogTool('b', 'open_file', { description: 'Opens a file' })]);
+    expect(docs.search('open file', 2).map((t) => t.name)).toEqual(['open_file', 'open_document']);
+  });
 });
