@@ -65,7 +65,10 @@ export class ToolSearchIndex {
 
   /** The best matches first; at most `limit`; only tools `include` accepts, when given. */
   search(query: string, limit: number, include?: (tool: CatalogTool) => boolean): CatalogTool[] {
-    const asked = MiniSearch.getDefault('tokenize')(splitWords(query)).map(normalize).filter((t): t is string => !!t);
+    const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
+    const asked = tokenize(splitWords(query))
+      .map(normalize)
+      .filter((t): t is string => !!t);
     const added = [...new Set(asked.flatMap((t) => [...(SYNONYMS.get(t) ?? [])]))].filter((t) => !asked.includes(t));
     const own = new Set(asked);
     return this.index
