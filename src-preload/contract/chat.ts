@@ -161,9 +161,16 @@ export interface ToolCallOutcome {
   textForModel: string;
 }
 
+/** A search the provider ran itself (Anthropic's tool search over tools sent with `defer_loading`), and what it loaded. */
+export interface ProviderToolSearch {
+  id: string;
+  query: string;
+  loaded: LoadedTool[];
+}
+
 export type ChatMessage =
   | { role: 'user'; text: string; at: number }
-  | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[]; at: number }
+  | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[]; at: number; toolSearches?: ProviderToolSearch[] }
   | { role: 'tool'; results: ToolCallOutcome[]; at: number };
 
 export interface ConversationSummary {

@@ -8,6 +8,7 @@ import type {
   ChatMessage,
   ChatTurnState,
   Conversation,
+  ProviderToolSearch,
   ToolCallCard,
   ToolCallOutcome,
   ToolCallRequest,
@@ -21,9 +22,12 @@ import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
 import { toolUi } from '../../../src-preload/contract/tools';
 import type { ToolCaller } from '../tools/tool-caller';
-import { FIND_TOOLS, FIND_TOOLS_DEFINITION, runFindTools } from '../tools/find-tools';
-import { loadedToolNames, type ToolLoading } from '../tools/tool-loading';
-import { modelTool } from '../tools/tool-tokens';
+import { FIND_TOOLS, runFindTools } from '../tools/find-tools';
+import type { ToolLoading } from '../tools/tool-loading';
+import { providerSearch, turnTools } from './tool-offer';
+
+/** The name a provider's own tool search shows under in the chat. */
+export const PROVIDER_SEARCH = 'tool_search';
 
 /** The reason a tool call's controller is aborted with when the person cancels (the runtime may abort it at the hard maximum too). */
 const CANCELLED_BY_USER = 'cancelled by the user';
@@ -121,14 +125,15 @@ export class ChatSessions {
     try {
       for (let round = 0; round < maxRounds; round++) {
         this.state(id, 'streaming');
-        const tools = this.offeredTools(conversation);
+        const { deferred, ...tools } = turnTools(conversation.messages, provider, () => this.deps.tools.modelTools(), this.deps.loading);
         let text = '';
         const calls: ToolCallRequest[] = [];
+        const searches: ProviderToolSearch[] = [];
         try {
           const stream = provider.streamTurn({
             system: this.deps.system ?? DEFAULT_SYSTEM_PROMPT,
             messages: conversation.messages,
-            tools,
+            ...tools,
             signal,
           });
           for await (const event of stream) {
@@ -136,13 +141,19 @@ export class ChatSessions {
               text += event.delta;
               this.deps.emit({ name: 'chatDelta', payload: { conversationId: id, text: event.delta } });
             } else if (event.type === 'tool_call') calls.push(event.call);
+            else if (event.type === 'tool_search') {
+              const search = providerSearch(event, deferred);
+              searches.push(search);
+              const card = { conversationId: id, callId: search.id, name: PROVIDER_SEARCH, args: { query: search.query }, state: 'succeeded' as const, because: `${provider.label} searched for "${search.query}"`, loaded: search.loaded };
+              this.deps.emit({ name: 'toolCallUpdated', payload: card });
+            }
           }
         } catch (error) {
           if (!signal.aborted) throw new Error(`${provider.label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
           if (text) await this.commit(conversation, { role: 'assistant', text, toolCalls: [], at: this.clock.now() });
           return { outcome: 'cancelled' };
         }
-        await this.commit(conversation, { role: 'assistant', text, toolCalls: calls, at: this.clock.now() });
+        await this.commit(conversation, { role: 'assistant', text, toolCalls: calls, at: this.clock.now(), ...(searches.length ? { toolSearches: searches } : {}) });
         if (calls.length === 0) return { outcome: 'done' };
         const results: ToolCallOutcome[] = [];
         for (const call of calls) results.push(await this.runCall(id, call, turn));
@@ -227,14 +238,6 @@ export class ChatSessions {
       turn.controller.signal.removeEventListener('abort', onTurnAbort);
       turn.calls.delete(call.id);
     }
-  }
-
-  /** Every model tool; or, on demand, the pinned and loaded ones with the search tool on top. */
-  private offeredTools(conversation: Conversation) {
-    if (!this.deps.loading) return this.deps.tools.modelTools().map(modelTool);
-    const plan = this.deps.loading.plan(loadedToolNames(conversation.messages));
-    const offered = plan.offered.map(modelTool);
-    return plan.onDemand ? [FIND_TOOLS_DEFINITION, ...offered] : offered;
   }
 
   /**

@@ -25,6 +25,8 @@ export interface LoadingPlan {
   onDemand: boolean;
   /** What the model is offered this turn, in catalog order (the search tool comes on top when on demand). */
   offered: CatalogTool[];
+  /** On demand: the candidates not offered, which a search may load. */
+  deferred: CatalogTool[];
 }
 
 export interface PlanInput {
@@ -46,14 +48,22 @@ export function isOnDemand(budget: ToolBudget, candidateTokens: number): boolean
 
 /** The loading rules, pure. */
 export function planToolLoading(input: PlanInput): LoadingPlan {
-  if (!isOnDemand(input.budget, input.candidateTokens)) return { onDemand: false, offered: [...input.candidates] };
-  return { onDemand: true, offered: input.candidates.filter((t) => input.isPinned(t) || input.loaded.has(t.qualifiedName)) };
+  if (!isOnDemand(input.budget, input.candidateTokens)) return { onDemand: false, offered: [...input.candidates], deferred: [] };
+  const offered: CatalogTool[] = [];
+  const deferred: CatalogTool[] = [];
+  for (const tool of input.candidates) (input.isPinned(tool) || input.loaded.has(tool.qualifiedName) ? offered : deferred).push(tool);
+  return { onDemand: true, offered, deferred };
 }
 
 /** Tools the search tool loaded in this conversation, by namespaced name (kept in its results, so a reload keeps them). */
 export function loadedToolNames(messages: readonly ChatMessage[]): Set<string> {
   const names = new Set<string>();
   for (const message of messages) {
+    if (message.role === 'assistant') {
+      for (const search of Array.isArray(message.toolSearches) ? message.toolSearches : []) {
+        for (const tool of Array.isArray(search?.loaded) ? search.loaded : []) if (typeof tool?.name === 'string') names.add(tool.name);
+      }
+    }
     if (message.role !== 'tool') continue;
     // A hand-edited file is read defensively: only well-formed entries count.
     for (const result of message.results) {

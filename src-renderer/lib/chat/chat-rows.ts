@@ -146,6 +146,11 @@ export function buildRows(
         rows.push({ key: `m${i}`, kind: 'user', text: message.text });
         return;
       case 'assistant': {
+        // The provider's own tool searches (Anthropic): shown as a card of what each loaded, before the reply's calls.
+        const searches = (message.toolSearches ?? []).map((search): CallView => {
+          shown.add(search.id);
+          return { ...(cards[search.id] ? fromCard(cards[search.id]!) : {}), callId: search.id, name: 'tool_search', args: { query: search.query }, state: 'succeeded', loaded: search.loaded };
+        });
         const calls = message.toolCalls.map((call): CallView => {
           shown.add(call.id);
           const outcome = outcomes.get(call.id);
@@ -161,7 +166,7 @@ export function buildRows(
             ...(call.argsError !== undefined ? { argsError: call.argsError } : {}),
           };
         });
-        rows.push({ key: `m${i}`, kind: 'assistant', text: message.text, calls, streaming: false });
+        rows.push({ key: `m${i}`, kind: 'assistant', text: message.text, calls: [...searches, ...calls], streaming: false });
         return;
       }
       case 'tool': {

@@ -25,12 +25,12 @@ describe('the loading rules (planToolLoading)', () => {
   const base = { candidates: [files, write, entities], candidateTokens: 300, isPinned: (t: CatalogTool) => t === write, loaded: new Set<string>() };
 
   it('offers every candidate under the budget in auto mode, and always in "all" mode', () => {
-    expect(planToolLoading({ ...base, budget: { threshold: 1000, mode: 'auto' } })).toEqual({ onDemand: false, offered: [files, write, entities] });
-    expect(planToolLoading({ ...base, budget: { threshold: 100, mode: 'all' } })).toEqual({ onDemand: false, offered: [files, write, entities] });
+    expect(planToolLoading({ ...base, budget: { threshold: 1000, mode: 'auto' } })).toEqual({ onDemand: false, offered: [files, write, entities], deferred: [] });
+    expect(planToolLoading({ ...base, budget: { threshold: 100, mode: 'all' } })).toEqual({ onDemand: false, offered: [files, write, entities], deferred: [] });
   });
 
   it('over the budget offers only pinned and loaded tools, in catalog order', () => {
-    expect(planToolLoading({ ...base, budget: { threshold: 299, mode: 'auto' } })).toEqual({ onDemand: true, offered: [write] });
+    expect(planToolLoading({ ...base, budget: { threshold: 299, mode: 'auto' } })).toEqual({ onDemand: true, offered: [write], deferred: [files, entities] });
     const plan = planToolLoading({ ...base, budget: { threshold: 299, mode: 'auto' }, loaded: new Set(['memory__create_entities', 'files__read_file']) });
     expect(names(plan.offered)).toEqual(['files__read_file', 'files__write_file', 'memory__create_entities']);
   });
@@ -48,14 +48,16 @@ describe('the loading rules (planToolLoading)', () => {
 });
 
 describe('loadedToolNames', () => {
-  it('collects the tools the search tool loaded from the tool results, and skips malformed entries of a hand-edited file', () => {
+  it('collects the tools find_tools and provider searches loaded, and skips malformed entries of a hand-edited file', () => {
     const messages = [
       { role: 'user', text: 'hi', at: 1 },
       { role: 'tool', at: 2, results: [{ callId: 'a', name: 'find_tools', args: {}, state: 'succeeded', textForModel: '', loaded: [{ name: 'files__read_file', server: 'files', tool: 'read_file' }] }] },
       { role: 'tool', at: 3, results: [{ callId: 'b', name: 'find_tools', args: {}, state: 'succeeded', textForModel: '', loaded: 'files__write_file' }] },
       { role: 'tool', at: 4, results: [{ callId: 'c', name: 'find_tools', args: {}, state: 'succeeded', textForModel: '', loaded: [null, { name: 7 }, { name: 'memory__create_entities' }] }] },
+      { role: 'assistant', at: 5, text: '', toolCalls: [], toolSearches: [{ id: 's', query: 'q', loaded: [{ name: 'files__write_file', server: 'files', tool: 'write_file' }] }, null] },
+      { role: 'assistant', at: 6, text: '', toolCalls: [], toolSearches: 'nonsense' },
     ] as unknown as ChatMessage[];
-    expect([...loadedToolNames(messages)]).toEqual(['files__read_file', 'memory__create_entities']);
+    expect([...loadedToolNames(messages)]).toEqual(['files__read_file', 'memory__create_entities', 'files__write_file']);
   });
 });
 
