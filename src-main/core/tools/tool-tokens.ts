@@ -3,11 +3,21 @@
  * gpt-tokenizer's o200k_base (OpenAI's GPT-4o/GPT-5 encoding: exact for them); Anthropic's tokenizer
  * for current Claude models is not public, so for Claude the figure is an estimate.
  */
-import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { createRequire } from 'node:module';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import type { ModelTool } from '../chat/providers/chat-provider';
 
 export const TOKENIZER = 'o200k_base (gpt-tokenizer)';
+
+let encoder: ((text: string) => number) | undefined;
+/**
+ * Loaded on the first count, not at start: its 200K-entry vocabulary takes ~45 MB of the main
+ * process, which a process that never shows tools (the CLI's status, a catalog with no tools) never pays.
+ */
+function countTokens(text: string): number {
+  encoder ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as typeof import('gpt-tokenizer/encoding/o200k_base')).countTokens;
+  return encoder(text);
+}
 
 /** A catalog tool as every provider is sent it: namespaced name, description, input schema. */
 export function modelTool(tool: CatalogTool): ModelTool {
