@@ -215,6 +215,8 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     const pdfPath = ((await call('pdf', 'list_pdfs')).structuredContent as { localFiles: string[] }).localFiles[0]!;
     const result = await call('pdf', 'display_pdf', { url: pdfPath });
     await mountApp('pdf', { ...viewer, toolName: 'display_pdf', serverName: 'pdf', toolInput: { url: pdfPath }, toolResult: result, theme: 'light', limits: { initMs: 60_000 } });
+    // In view, as a person would see it: Chromium does not paint a cross-origin frame below the fold, and the viewer only reports its size once it has drawn.
+    await page.locator('#pdf').scrollIntoViewIfNeeded();
     await expect.poll(() => statusOf('pdf'), { timeout: 60_000 }).toBe('running');
     await expect.poll(() => attempts.some((a) => a.server === 'pdf' && a.tool === 'read_pdf_bytes' && a.outcome === 'called'), { timeout: 30_000 }).toBe(true);
     // The viewer reports its size once the page is drawn: the frame follows, up to its 640 px bound.

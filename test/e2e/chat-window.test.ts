@@ -150,10 +150,10 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       expect(lastToolText(requests()[1]!)).toContain('Echo: hello from the test');
       await screenshot(page, 'chat-after-tool-call');
 
-      // The conversation was stored: it is listed and reopens after a reload.
+      // The conversation was stored: after a reload it is open again and listed as the open one.
       await page.reload();
-      await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
-      await page.getByRole('complementary', { name: 'Conversations' }).getByRole('button', { name: /Please echo something/ }).click();
+      await expect.poll(() => page.getByTestId('conversation-title').innerText(), { timeout: 20_000 }).toBe('Please echo something');
+      expect(await page.getByRole('complementary', { name: 'Conversations' }).getByRole('button', { name: /^Please echo something/ }).getAttribute('aria-current')).toBe('true');
       await expect.poll(() => card(page, 'call_echo').getAttribute('data-state')).toBe('succeeded');
       await expect.poll(() => lastAssistant(page).innerText()).toContain('The server answered: Echo: hello from the test');
       expect(problems).toEqual([]);

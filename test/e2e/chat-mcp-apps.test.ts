@@ -1,0 +1,120 @@
+/**
+ * MCP Apps in the chat, through the real UI: the built web mode, real app servers from npm over stdio,
+ * Chromium, and the fake LLM (the only fake). The model calls a tool that has an app; the tool card
+ * shows the app with the stored result; a reload comes back to the conversation and the cards come
+ * back, re-rendered from what was stored. The model is never offered an app-only tool.
+ */
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeLlmServer, type FakeLlmServer } from '../fixtures/llm/fake-llm-server';
+import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { tinyPdf } from './support/tiny-pdf';
+import { useFakeModel } from './support/ui-tour';
+import { startWebApp, type RunningWebApp } from './support/web-app';
+
+const missing = chromiumMissingReason();
+if (missing) console.warn(`MCP Apps in chat e2e skipped: ${missing}`);
+const pkg = (name: string) => resolve(`node_modules/@modelcontextprotocol/${name}/dist/index.js`);
+
+describe.skipIf(missing !== undefined)('MCP Apps in the chat (web mode, Chromium, fake LLM)', { timeout: 180_000 }, () => {
+  let browser: Browser;
+  let app: RunningWebApp;
+  let llm: FakeLlmServer;
+  let page: Page;
+  let pdfUrl: string;
+  const problems: string[] = [];
+
+  beforeAll(async () => {
+    const pdf = join(await mkdtemp(join(tmpdir(), 'switchboard-chat-pdf-')), 'letter.pdf');
+    await writeFile(pdf, tinyPdf('A letter for the chat'));
+    pdfUrl = pathToFileURL(pdf).href;
+    llm = await startFakeLlmServer();
+    browser = await launchChromium();
+    app = await startWebApp(async (home) =>
+      writeFile(
+        join(home, 'servers.json'),
+        JSON.stringify({
+          servers: {
+            basic: { command: process.execPath, args: [pkg('server-basic-svelte'), '--stdio'], approval: 'auto' },
+            pdf: { command: process.execPath, args: [pkg('server-pdf'), '--stdio', pdf], approval: 'auto' },
+          },
+        }),
+      ),
+    );
+    page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(app.url);
+    for (const name of ['basic', 'pdf']) {
+      await page.locator(`[data-server="${name}"][data-state="connected"]`).waitFor({ timeout: 60_000 });
+    }
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
+    await useFakeModel(page, llm);
+  }, 120_000);
+
+  afterAll(async () => {
+    await page?.close();
+    await app?.stop();
+    await browser?.close();
+    await llm?.close();
+  });
+
+  const card = (callId: string) => page.locator(`[data-testid="tool-card"][data-call-id="${callId}"]`);
+  const frameIn = (callId: string) => card(callId).getByTestId('app-frame');
+  const appIn = (callId: string) => page.frameLocator(`[data-call-id="${callId}"] [data-testid="app-frame"] iframe`).frameLocator('iframe');
+
+  /** The ISO time get-time returned, as the card shows it (the app's frames are not part of the card's text). */
+  const timeIn = async (callId: string) => /\d{4}-\d{2}-\d{2}T[\d:.]+Z/.exec(await card(callId).innerText())?.[0];
+
+  async function send(text: string): Promise<void> {
+    await page.getByTestId('composer-input').fill(text);
+    await page.getByTestId('composer-input').press('Enter');
+  }
+
+  it('shows server-basic-svelte\'s app in the tool card of the model\'s call, with the result it was given', async () => {
+    llm.script({ toolCalls: [{ id: 'call_time', name: 'basic__get-time', args: {} }] }, { text: 'That is the time.' });
+    await send('What time is it?');
+    await expect.poll(() => card('call_time').getAttribute('data-state'), { timeout: 30_000 }).toBe('succeeded');
+    await expect.poll(() => frameIn('call_time').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
+    const time = await timeIn('call_time');
+    expect(time).toBeDefined();
+    await expect.poll(() => appIn('call_time').locator('body').innerText(), { timeout: 30_000 }).toContain(time!);
+    // The model was offered the app's tool but none of the servers' app-only tools.
+    const offered = (llm.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name);
+    expect(offered).toContain('basic__get-time');
+    expect(offered).toContain('pdf__display_pdf');
+    expect(offered).not.toContain('pdf__read_pdf_bytes');
+    await mkdir('test-results', { recursive: true });
+    await card('call_time').screenshot({ path: 'test-results/chat-mcp-app-basic.png' });
+  });
+
+  it('renders server-pdf\'s viewer in the chat: the app reads the PDF through its app-only tool', async () => {
+    llm.script({ toolCalls: [{ id: 'call_pdf', name: 'pdf__display_pdf', args: { url: pdfUrl } }] }, { text: 'Here is the letter.' });
+    await send('Show me the letter');
+    await expect.poll(() => card('call_pdf').getAttribute('data-state'), { timeout: 30_000 }).toBe('succeeded');
+    await card('call_pdf').scrollIntoViewIfNeeded();
+    await expect.poll(() => frameIn('call_pdf').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
+    // It only grows once it has read the bytes (read_pdf_bytes, an app-only tool) and drawn the page.
+    await expect.poll(() => frameIn('call_pdf').locator('iframe').evaluate((f) => f.getBoundingClientRect().height), { timeout: 60_000 }).toBeGreaterThan(300);
+    await expect.poll(() => appIn('call_pdf').locator('body').innerText(), { timeout: 30_000 }).toContain('letter.pdf');
+    await page.waitForTimeout(1500);
+    await card('call_pdf').screenshot({ path: 'test-results/chat-mcp-app-pdf.png' });
+  });
+
+  it('comes back to the open conversation after a reload, and the cards\' apps come back from the stored results', async () => {
+    const stored = (await timeIn('call_time'))!;
+    await page.reload();
+    await expect.poll(() => page.url()).toMatch(/#chat\/[A-Za-z0-9-]+$/);
+    await expect.poll(() => page.getByTestId('conversation-title').innerText(), { timeout: 20_000 }).toBe('What time is it?');
+    await expect.poll(() => frameIn('call_time').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
+    // The same time as before the reload: the app got the stored result, not a new call.
+    await expect.poll(() => appIn('call_time').locator('body').innerText(), { timeout: 30_000 }).toContain(stored);
+    await card('call_pdf').scrollIntoViewIfNeeded();
+    await expect.poll(() => frameIn('call_pdf').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
+    expect(llm.requests).toHaveLength(4);
+    expect(problems).toEqual([]);
+  });
+});
