@@ -4,6 +4,7 @@
  * for current Claude models is not public, so for Claude the figure is an estimate.
  */
 import { createRequire } from 'node:module';
+import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import type { ModelTool } from '../chat/providers/chat-provider';
 
@@ -15,7 +16,7 @@ let encoder: ((text: string) => number) | undefined;
  * process, which a process that never shows tools (the CLI's status, a catalog with no tools) never pays.
  */
 function countTokens(text: string): number {
-  encoder ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as typeof import('gpt-tokenizer/encoding/o200k_base')).countTokens;
+  encoder ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as typeof O200k).countTokens;
   return encoder(text);
 }
 
