@@ -74,7 +74,10 @@ export class SwitchboardCore {
       clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },
       ...deps.mcp,
     });
-    this.mcp.onChange(() => this.events.emit('serversChanged', this.snapshot()));
+    // Without a listener (the CLI) no snapshot is built: it counts tool tokens, which loads the tokenizer.
+    this.mcp.onChange(() => {
+      if (this.events.listening) this.events.emit('serversChanged', this.snapshot());
+    });
     const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: deps.logger, events: this.events, mcp: this.mcp });
     this.chat = chat.service;
     this.chatHandlers = chat.handlers;
