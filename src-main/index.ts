@@ -10,7 +10,7 @@ import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, appProtocolHandler, registerAppS
 import { bindIpc, forwardEvents } from './electron/ipc';
 import { electronSettingsFile } from './electron/electron-settings-file';
 import { FileSettingsStore } from './electron/settings-store';
-import { SANDBOX_PROXY_URL, SANDBOX_SCHEME, sandboxProtocolHandler } from './electron/sandbox-protocol';
+import { SANDBOX_SCHEME, sandboxProtocolHandler, sandboxProxyUrl } from './electron/sandbox-protocol';
 import { SystemBrowser } from './electron/system-browser';
 import { followTheme, windowBackground } from './electron/theme';
 import { StatusTray } from './electron/tray';
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
   const settings = new FileSettingsStore(home, electronSettingsFile);
   const core = new SwitchboardCore({ home, vault: new KeytarVault(), opener, logger });
   // MCP Apps load their sandbox proxy from the scheme registered above (SECURITY U1).
-  bindIpc(ipcMain, { ...core.handlers, appSandbox: async () => ({ url: SANDBOX_PROXY_URL }) });
+  bindIpc(ipcMain, { ...core.handlers, appSandbox: async ({ server, uri }) => ({ url: sandboxProxyUrl(server, uri) }) });
 
   let window: BrowserWindow | undefined;
   let quitting = false;

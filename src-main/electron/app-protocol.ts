@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { extname, isAbsolute, relative, resolve } from 'node:path';
 import type { Protocol } from 'electron';
 import { rendererCsp } from '../core/csp';
-import { SANDBOX_ORIGIN, sandboxSchemePrivileges } from './sandbox-protocol';
+import { SANDBOX_FRAME_SOURCE, sandboxSchemePrivileges } from './sandbox-protocol';
 
 /** The UI lives at app://switchboard/ (SECURITY R2): a secure, standard origin of its own. */
 export const APP_SCHEME = 'app';
@@ -11,7 +11,7 @@ export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_ENTRY_URL = `${APP_ORIGIN}/index.html`;
 
 /** The UI's policy: it may frame the MCP Apps sandbox and nothing else (SECURITY R2, U1). */
-export const APP_CSP = rendererCsp(SANDBOX_ORIGIN);
+export const APP_CSP = rendererCsp(SANDBOX_FRAME_SOURCE);
 
 /**
  * Must run before the app is ready, once (Electron keeps only the last call's list), so it registers the

@@ -1,7 +1,8 @@
 import type { BrowserWindow, BrowserWindowConstructorOptions, Rectangle } from 'electron';
 import type { Logger, UrlOpener } from '../core/ports';
 import { checkExternalUrl } from '../core/url-policy';
-import { SANDBOX_PROXY_URL } from './sandbox-protocol';
+import { APP_ORIGIN_LABEL } from '../core/apps/app-origin';
+import { SANDBOX_SCHEME } from './sandbox-protocol';
 
 /**
  * The main window's options (SECURITY R1): a sandboxed renderer with context isolation and no Node,
@@ -74,7 +75,13 @@ export function hardenWindow(win: BrowserWindow, opener: UrlOpener, logger: Logg
   contents.session.setPermissionCheckHandler(() => false);
 }
 
-const subframeMayLoad = (url: string): boolean => url.startsWith(`${SANDBOX_PROXY_URL}?`) || url === SANDBOX_PROXY_URL || url === 'about:srcdoc';
+/** An app's sandbox proxy page (any query: its csp), or the app's own srcdoc inside it. */
+function subframeMayLoad(url: string): boolean {
+  if (url === 'about:srcdoc') return true;
+  if (!URL.canParse(url)) return false;
+  const parsed = new URL(url);
+  return parsed.protocol === `${SANDBOX_SCHEME}:` && APP_ORIGIN_LABEL.test(parsed.host) && parsed.pathname === '/' && parsed.username === '' && parsed.port === '';
+}
 
 /** How much of a saved window must still be on some screen for us to put it back there. */
 const VISIBLE_MARGIN = 64;

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Handlers } from '../../src-preload/contract';
+import { appOriginLabel } from '../core/apps/app-origin';
 import { CONTENT_SECURITY_POLICY, rendererCsp } from '../core/csp';
 import type { EventHub } from '../core/event-hub';
 import { checkHost, checkOrigin, checkToken, newToken, presentedToken, TOKEN_QUERY, tokenCookie, type Verdict } from './request-guard';
@@ -50,10 +51,11 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const sandbox = await startSandboxHost(() => port);
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
-  // Each browser learns the sandbox origin that pairs with the host name it reached us by (already checked).
+  // Each app gets its own sandbox origin; the proxy learns which of our two names its parent UI is on (already checked).
   sockets.on('connection', (socket, req: IncomingMessage) => {
     const uiHost = req.headers.host ?? '';
-    serveConnection(socket, { ...options.handlers, appSandbox: async () => ({ url: sandbox.proxyUrlFor(uiHost) }) }, options.events);
+    const appSandbox = async ({ server, uri }: { server: string; uri: string }) => ({ url: sandbox.proxyUrlFor(uiHost, appOriginLabel(server, uri)) });
+    serveConnection(socket, { ...options.handlers, appSandbox }, options.events);
   });
 
   const server = createServer((req, res) => {
@@ -78,8 +80,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     }
     const found = await findStaticFile(options.rendererDir, url.pathname);
     if (found.kind === 'refused') return reply(res, found.status, found.reason);
-    // The UI may frame its sandbox origin and nothing else (SECURITY U1).
-    const csp = rendererCsp(sandbox.originFor(req.headers.host ?? ''));
+    // The UI may frame its apps' sandbox origins and nothing else (SECURITY U1).
+    const csp = rendererCsp(sandbox.frameSource);
     res.writeHead(200, { ...BASE_HEADERS, 'Content-Security-Policy': csp, 'Content-Type': found.contentType, 'Content-Length': found.size, 'Cache-Control': 'no-cache' });
     if (req.method === 'HEAD') return void res.end();
     openStaticFile(found).on('error', () => res.destroy()).pipe(res);

@@ -1,6 +1,6 @@
 /** MCP Apps: where the sandbox proxy lives, and the shape of what a UI resource declares. */
 import { z } from 'zod';
-import { empty, out, serverName } from './common';
+import { out, serverName } from './common';
 import { toolCallInput } from './tool-run';
 import type { ToolResult } from './tools';
 
@@ -28,11 +28,14 @@ export const SANDBOX_APP_ERROR = 'ui/notifications/sandbox-app-error';
 
 export interface AppSandboxView {
   /**
-   * The sandbox proxy page, on an origin of its own: `http://localhost:<port>/proxy` (or 127.0.0.1, whichever
-   * the UI is not on) in web mode, `switchboard-sandbox://proxy/` in Electron. AppFrame adds `?csp=`.
+   * The sandbox proxy page for one app, on an origin of that app's own: `http://app-<hash>.localhost:<port>/proxy`
+   * in web mode, `switchboard-sandbox://app-<hash>/` in Electron. AppFrame adds `?csp=`.
    */
   url: string;
 }
+
+/** An app: its server and its `ui://` resource. */
+const appRef = z.object({ server: serverName, uri: z.string().startsWith('ui://', 'an app resource URI starts with ui://').max(2000) }).strict();
 
 /** A UI resource as AppFrame needs it: the app's HTML and what it declares. */
 export interface AppResourceView {
@@ -42,11 +45,11 @@ export interface AppResourceView {
 }
 
 export const appsInvokes = {
-  /** Where AppFrame loads its sandbox proxy from; unavailable where nothing can show an app (the CLI). */
-  appSandbox: { input: empty, output: out<AppSandboxView>() },
+  /** Where AppFrame loads this app's sandbox proxy from; unavailable where nothing can show an app (the CLI). */
+  appSandbox: { input: appRef, output: out<AppSandboxView>() },
   /** A tool's `ui://` resource read from its server (resources/read), checked to be an MCP App. */
   readAppResource: {
-    input: z.object({ server: serverName, uri: z.string().startsWith('ui://', 'an app resource URI starts with ui://').max(2000) }).strict(),
+    input: appRef,
     output: out<AppResourceView>(),
   },
   /** A tool call an app asked for: the one call path with origin "app" (its own server's app-visible tools, approval applies). */

@@ -52,7 +52,8 @@ export function readServersDocument(text: string, options: { bare?: boolean } = 
   }
   const top = parsed.value;
   if (!isObject(top)) return { ok: false, fault: 'top' };
-  const present = SERVERS_KEYS.filter((k) => k in top);
+  // Own keys only: jsonc-parser turns a top-level "__proto__" into the object's prototype, whose keys must not count.
+  const present = SERVERS_KEYS.filter((k) => Object.hasOwn(top, k));
   const key = present[0];
   const ignored = present[1];
   if (key === undefined) return { ok: true, top, key, entries: options.bare ? top : {} };

@@ -100,10 +100,10 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     return status === 'failed' ? `failed: ${await page.locator(`#${id} [data-testid="app-frame-error"]`).textContent()}` : status;
   };
 
-  it('loads the proxy from the sandbox listener on the other loopback name, never from the UI origin', async () => {
+  it('loads the proxy from the sandbox listener on the app’s own name under localhost, never from the UI origin', async () => {
     const basic = await server('basic-svelte').appFor('get-time');
     await mountApp('origin-check', { ...basic, toolName: 'get-time', serverName: 'basic-svelte', toolInput: {}, theme: 'light' });
-    await expect.poll(() => frameOf('origin-check').getAttribute('src')).toMatch(/^http:\/\/localhost:\d+\/proxy$/);
+    await expect.poll(() => frameOf('origin-check').getAttribute('src')).toMatch(/^http:\/\/app-[0-9a-f]{32}\.localhost:\d+\/proxy$/);
     const src = new URL((await frameOf('origin-check').getAttribute('src'))!);
     expect(src.origin).not.toBe(origin);
     expect(await frameOf('origin-check').getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
@@ -226,17 +226,23 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     expect(await statusOf('pdf')).toBe('running');
   });
 
-  // Last on purpose: a hung app keeps its sandbox origin's renderer process busy, and every app on that
-  // origin waits until Chromium reclaims it (a known limit: one sandbox origin for all apps).
-  it('shows an error when a running app hangs, without freezing the UI', async () => {
+  it('shows an error when a running app hangs, without freezing the UI or the other apps', async () => {
     const hang = await server('hostile').appFor('show-hang');
     await mountApp('hang', { ...hang, toolName: 'show-hang', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { pingEveryMs: 300, pingTimeoutMs: 1500 } });
     await expect.poll(() => statusOf('hang')).toBe('running');
+    const hungHost = new URL((await frameOf('hang').getAttribute('src'))!).host;
     const started = Date.now();
     await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));
     expect(Date.now() - started).toBeLessThan(1000);
     const error = page.locator('#hang [data-testid="app-frame-error"]');
     await error.waitFor({ timeout: 10_000 });
     expect(await error.textContent()).toContain('the app stopped answering');
+    // Another app, on an origin (and so a process) of its own, starts while the hung one still spins.
+    const basic = await server('basic-svelte').appFor('get-time');
+    const mountedAt = Date.now();
+    await mountApp('after-hang', { ...basic, toolName: 'get-time', serverName: 'basic-svelte', toolInput: {}, theme: 'light' });
+    await expect.poll(() => statusOf('after-hang'), { timeout: 20_000 }).toBe('running');
+    console.log(`an app mounted after a hung one was running in ${Date.now() - mountedAt} ms`);
+    expect(hungHost).not.toBe(new URL((await frameOf('after-hang').getAttribute('src'))!).host);
   });
 });

@@ -75,10 +75,17 @@ describe.skipIf(missing !== undefined)('MCP Apps in the chat (web mode, Chromium
   }
 
   it('shows server-basic-svelte\'s app in the tool card of the model\'s call, with the result it was given', async () => {
-    llm.script({ toolCalls: [{ id: 'call_time', name: 'basic__get-time', args: {} }] }, { text: 'That is the time.' });
+    let answer!: () => void;
+    const modelAnswers = new Promise<void>((resolve) => (answer = resolve));
+    llm.script({ toolCalls: [{ id: 'call_time', name: 'basic__get-time', args: {} }] }, { text: 'That is the time.', before: modelAnswers });
     await send('What time is it?');
     await expect.poll(() => card('call_time').getAttribute('data-state'), { timeout: 30_000 }).toBe('succeeded');
     await expect.poll(() => frameIn('call_time').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
+    // The app started while the turn was live; when the turn ends and the stored messages take over, it keeps running (not restarted).
+    await frameIn('call_time').locator('iframe').evaluate((f) => ((f as HTMLIFrameElement & { startedLive?: boolean }).startedLive = true));
+    answer();
+    await page.locator('[data-testid="message"][data-role="assistant"]', { hasText: 'That is the time.' }).waitFor({ timeout: 30_000 });
+    expect(await frameIn('call_time').locator('iframe').evaluate((f) => (f as HTMLIFrameElement & { startedLive?: boolean }).startedLive)).toBe(true);
     const time = await timeIn('call_time');
     expect(time).toBeDefined();
     await expect.poll(() => appIn('call_time').locator('body').innerText(), { timeout: 30_000 }).toContain(time!);
@@ -95,10 +102,14 @@ describe.skipIf(missing !== undefined)('MCP Apps in the chat (web mode, Chromium
     llm.script({ toolCalls: [{ id: 'call_pdf', name: 'pdf__display_pdf', args: { url: pdfUrl } }] }, { text: 'Here is the letter.' });
     await send('Show me the letter');
     await expect.poll(() => card('call_pdf').getAttribute('data-state'), { timeout: 30_000 }).toBe('succeeded');
+    // Once the turn is over its live rows give way to the stored ones: scroll the card that stays.
+    await page.locator('[data-testid="message"][data-role="assistant"]', { hasText: 'Here is the letter.' }).waitFor({ timeout: 30_000 });
     await card('call_pdf').scrollIntoViewIfNeeded();
     await expect.poll(() => frameIn('call_pdf').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
     // It only grows once it has read the bytes (read_pdf_bytes, an app-only tool) and drawn the page.
-    await expect.poll(() => frameIn('call_pdf').locator('iframe').evaluate((f) => f.getBoundingClientRect().height), { timeout: 60_000 }).toBeGreaterThan(300);
+    // The frame's height, or why there is no frame (the app's error in its card).
+    const heightOrError = async () => ((await frameIn('call_pdf').locator('iframe').count()) > 0 ? frameIn('call_pdf').locator('iframe').evaluate((f) => f.getBoundingClientRect().height) : `no frame: ${await card('call_pdf').innerText()}`);
+    await expect.poll(heightOrError, { timeout: 60_000 }).toSatisfy((h) => typeof h === 'number' && h > 300);
     await expect.poll(() => appIn('call_pdf').locator('body').innerText(), { timeout: 30_000 }).toContain('letter.pdf');
     await page.waitForTimeout(1500);
     await card('call_pdf').screenshot({ path: 'test-results/chat-mcp-app-pdf.png' });

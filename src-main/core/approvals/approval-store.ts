@@ -51,19 +51,19 @@ export class ApprovalStore {
 
   lookup(tool: CatalogTool): GrantLookup {
     // Hash the definition only when a grant needs comparing: most calls have none.
-    const byTool = this.grants.tools[tool.server]?.[tool.name];
+    const byTool = own(own(this.grants.tools, tool.server), tool.name);
     if (byTool) {
       return byTool.fingerprint === fingerprintOf(tool) ? { kind: 'granted', scope: 'tool' } : { kind: 'changed', scope: 'tool', approved: byTool.definition };
     }
-    const serverTools = this.grants.servers[tool.server];
+    const serverTools = own(this.grants.servers, tool.server);
     if (!serverTools) return { kind: 'none' };
-    const byServer = serverTools[tool.name];
+    const byServer = own(serverTools, tool.name);
     if (!byServer) return { kind: 'new_tool_on_server' };
     return byServer.fingerprint === fingerprintOf(tool) ? { kind: 'granted', scope: 'server' } : { kind: 'changed', scope: 'server', approved: byServer.definition };
   }
 
   async grantTool(tool: CatalogTool): Promise<void> {
-    (this.grants.tools[tool.server] ??= {})[tool.name] = approved(tool);
+    put(ownOrNew(this.grants.tools, tool.server), tool.name, approved(tool));
     await this.save();
   }
 
@@ -72,20 +72,23 @@ export class ApprovalStore {
    * change or a new tool) add only the tool the user just looked at.
    */
   async grantServer(tool: CatalogTool, serverToolsNow: CatalogTool[]): Promise<void> {
-    const existing = this.grants.servers[tool.server];
-    if (!existing) {
-      this.grants.servers[tool.server] = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.name, approved(t)]));
+    let serverTools = own(this.grants.servers, tool.server);
+    if (!serverTools) {
+      // fromEntries defines keys, so a tool named "__proto__" stays a plain key.
+      serverTools = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.name, approved(t)]));
+      put(this.grants.servers, tool.server, serverTools);
     }
-    this.grants.servers[tool.server]![tool.name] = approved(tool);
+    put(serverTools, tool.name, approved(tool));
     // A tool grant for a changed definition would shadow the fresh server grant.
-    delete this.grants.tools[tool.server]?.[tool.name];
+    const toolGrants = own(this.grants.tools, tool.server);
+    if (toolGrants && Object.hasOwn(toolGrants, tool.name)) delete toolGrants[tool.name];
     await this.save();
   }
 
   /** Forget every grant for a server (the server was removed, or the user revoked it). */
   async revokeServer(server: string): Promise<void> {
-    delete this.grants.tools[server];
-    delete this.grants.servers[server];
+    if (Object.hasOwn(this.grants.tools, server)) delete this.grants.tools[server];
+    if (Object.hasOwn(this.grants.servers, server)) delete this.grants.servers[server];
     await this.save();
   }
 
@@ -94,6 +97,24 @@ export class ApprovalStore {
     this.writing = this.writing.catch(() => undefined).then(() => writeFileAtomic(this.file, text));
     return this.writing;
   }
+}
+
+/**
+ * Server and tool names are keys of plain objects here: read and write own entries only, so a server
+ * called "constructor" or a tool called "__proto__" or "toString" is a name, never the object's machinery.
+ */
+function own<T>(record: Record<string, T> | undefined, key: string): T | undefined {
+  return record !== undefined && Object.hasOwn(record, key) ? record[key] : undefined;
+}
+function put<T>(record: Record<string, T>, key: string, value: T): void {
+  Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+}
+function ownOrNew<T>(record: Record<string, Record<string, T>>, key: string): Record<string, T> {
+  const found = own(record, key);
+  if (found) return found;
+  const fresh: Record<string, T> = {};
+  put(record, key, fresh);
+  return fresh;
 }
 
 function approved(tool: CatalogTool): Approved {

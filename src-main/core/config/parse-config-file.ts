@@ -31,7 +31,7 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
     return { ...empty, invalid: true, problems: [{ file: source.path, line: 1, column: 1, message: `${source.path}: the top level must be an object` }] };
   }
   const tree = parseTree(text);
-  const mcpDisabled = doc.top.disabled === true;
+  const mcpDisabled = Object.hasOwn(doc.top, 'disabled') && doc.top.disabled === true;
   if (!doc.ok) {
     const at = locate(text, tree, [doc.key]);
     return { ...empty, mcpDisabled, invalid: true, problems: [{ file: source.path, ...at, message: `${source.path}: "${doc.key}" must be an object of named servers` }] };
@@ -41,7 +41,7 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
 
   const result: ParsedConfigFile = { servers: [], problems: [], mcpDisabled };
   if (ignored) result.problems.push({ file: source.path, ...locate(text, tree, [ignored]), message: `${source.path}: ${ignoredKeyMessage(ignored)}` });
-  if (source.origin === 'vscode' && 'inputs' in top) {
+  if (source.origin === 'vscode' && Object.hasOwn(top, 'inputs')) {
     // VS Code prompts for inputs itself; we have no prompt, so say why ${input:...} stays literal.
     result.problems.push({
       file: source.path,

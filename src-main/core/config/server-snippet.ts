@@ -25,7 +25,7 @@ export function parseServerSnippet(text: string, source: ConfigSource): SnippetR
     }
   }
   if (doc.ignored) return { ok: false, message: `the pasted text has both "servers" and "${doc.ignored}"; paste the servers under one of them` };
-  if (!doc.key && ('command' in doc.top || 'url' in doc.top)) {
+  if (!doc.key && (Object.hasOwn(doc.top, 'command') || Object.hasOwn(doc.top, 'url'))) {
     return { ok: false, message: 'the pasted server has no name; wrap it as {"name": {...}}' };
   }
   const entries: NamedEntry[] = [];

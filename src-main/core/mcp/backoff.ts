@@ -22,12 +22,16 @@ export class CrashTracker {
     private readonly clock: Clock,
   ) {}
 
-  recordCrash(): CrashDecision {
+  /**
+   * `giveUp: false` for a remote server: it being unreachable is not a broken command respawning, so it is
+   * retried for as long as it takes, at the capped delay, and picked up when it is back.
+   */
+  recordCrash(options: { giveUp: boolean } = { giveUp: true }): CrashDecision {
     const now = this.clock.now();
     this.crashes = this.crashes.filter((at) => now - at < this.policy.windowMs);
     this.crashes.push(now);
     const count = this.crashes.length;
-    if (count >= this.policy.crashLimit) {
+    if (options.giveUp && count >= this.policy.crashLimit) {
       return { kind: 'give_up', reason: `crashed ${count} times in ${formatDuration(this.policy.windowMs)}; stopped retrying — reconnect by hand` };
     }
     return { kind: 'retry', delayMs: Math.min(this.policy.maxMs, this.policy.baseMs * 2 ** (count - 1)) };

@@ -385,7 +385,7 @@ export class ServerConnection {
   }
 
   private scheduleRetry(reason: string): void {
-    const decision = this.crashes.recordCrash();
+    const decision = this.crashes.recordCrash({ giveUp: this.config.kind === 'stdio' });
     if (decision.kind === 'give_up') return this.setState({ kind: 'error', reason: `${decision.reason} (last: ${reason})` });
     const nextAttemptAt = this.deps.clock.now() + decision.delayMs;
     this.setState({ kind: 'backing_off', reason: `${reason}; retrying in ${formatDuration(decision.delayMs)}`, nextAttemptAt });

@@ -9,6 +9,8 @@ export interface AppFrameProps {
   html: string;
   csp?: AppCsp;
   permissions?: AppPermissions;
+  /** The app's `ui://` resource: with the server, it names the app's own sandbox origin. */
+  appUri: string;
   toolName: string;
   serverName: string;
   toolInput: Record<string, unknown>;
@@ -36,7 +38,7 @@ export interface AppLimits {
 }
 
 // Generous clocks: a 4 MB app (server-pdf's viewer) takes seconds to parse on a busy machine.
-export const DEFAULT_LIMITS: AppLimits = { initMs: 30_000, messagesPerSecond: 200, pingEveryMs: 5_000, pingTimeoutMs: 15_000, maxHeight: 640 };
+export const DEFAULT_LIMITS: AppLimits = { initMs: 30_000, messagesPerSecond: 200, pingEveryMs: 5_000, pingTimeoutMs: 30_000, maxHeight: 640 };
 export const MIN_HEIGHT = 48;
 
 export type AppStatus = { kind: 'loading' } | { kind: 'running' } | { kind: 'failed'; reason: string } | { kind: 'closed' };
@@ -56,7 +58,8 @@ export class AppSession {
   height = $state(MIN_HEIGHT);
   private bridge: AppBridge | undefined;
   private timers: ReturnType<typeof setTimeout>[] = [];
-  private sentResult: CallToolResult | undefined;
+  /** The last result sent, as JSON: the same result again (a card re-rendered from what was stored) is not sent twice. */
+  private sentResult: string | undefined;
   private disposed = false;
   private context: McpUiHostContext;
   readonly limits: AppLimits;
@@ -156,9 +159,12 @@ export class AppSession {
 
   /** The spec's order: input first, then the result once there is one (a later Run may bring another). */
   deliverResult(result: CallToolResult | undefined): void {
-    if (this.status.kind !== 'running' || !result || result === this.sentResult) return;
-    this.sentResult = result;
-    void this.bridge?.sendToolResult($state.snapshot(result));
+    if (this.status.kind !== 'running' || !result) return;
+    const snapshot = $state.snapshot(result);
+    const json = JSON.stringify(snapshot);
+    if (json === this.sentResult) return;
+    this.sentResult = json;
+    void this.bridge?.sendToolResult(snapshot);
   }
 
   updateContext(change: Partial<Pick<McpUiHostContext, 'theme'>> & { width?: number }): void {

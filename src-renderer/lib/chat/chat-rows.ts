@@ -127,6 +127,12 @@ function outcomeError(outcome: ToolCallOutcome): { error?: string } {
  * @param settledCards cards of turns that ended in this session: they add what stored outcomes
  *   lack (why a call ran without asking, elapsed time) until the page reloads.
  */
+/**
+ * A row with tool calls is keyed by its first call, the same while the turn is live and once it is stored:
+ * its cards (and any app running in one) stay mounted when the turn ends instead of starting over.
+ */
+const rowKey = (fallback: string, calls: CallView[]): string => (calls[0] ? `call:${calls[0].callId}` : fallback);
+
 export function buildRows(
   messages: readonly ChatMessage[],
   live: LiveTurn | undefined,
@@ -166,13 +172,15 @@ export function buildRows(
             ...(call.argsError !== undefined ? { argsError: call.argsError } : {}),
           };
         });
-        rows.push({ key: `m${i}`, kind: 'assistant', text: message.text, calls: [...searches, ...calls], streaming: false });
+        const all = [...searches, ...calls];
+        rows.push({ key: rowKey(`m${i}`, all), kind: 'assistant', text: message.text, calls: all, streaming: false });
         return;
       }
       case 'tool': {
         const orphans = message.results.filter((r) => !shown.has(r.callId));
         for (const r of orphans) shown.add(r.callId);
-        if (orphans.length > 0) rows.push({ key: `m${i}`, kind: 'assistant', text: '', calls: orphans.map((r) => fromOutcome(r, cards[r.callId])), streaming: false });
+        const calls = orphans.map((r) => fromOutcome(r, cards[r.callId]));
+        if (orphans.length > 0) rows.push({ key: rowKey(`m${i}`, calls), kind: 'assistant', text: '', calls, streaming: false });
         return;
       }
       default:
@@ -183,13 +191,15 @@ export function buildRows(
   if (live) {
     if (live.pendingUser !== undefined) rows.push({ key: `live-user`, kind: 'user', text: live.pendingUser });
     const streaming = !isTurnOver(live.state);
+    let answered = false;
     live.segments.forEach((segment, j) => {
       const calls = segment.callIds.filter((id) => !shown.has(id) && liveCards[id]).map((id) => fromCard(liveCards[id]!));
       if (segment.text === '' && calls.length === 0) return;
-      rows.push({ key: `live${j}`, kind: 'assistant', text: segment.text, calls, streaming: streaming && j === live.segments.length - 1 });
+      answered = true;
+      rows.push({ key: rowKey(`live${j}`, calls), kind: 'assistant', text: segment.text, calls, streaming: streaming && j === live.segments.length - 1 });
     });
     // Sent, nothing back yet: a placeholder so the wait is visible.
-    if (streaming && !rows.some((r) => r.key.startsWith('live') && r.kind === 'assistant')) rows.push({ key: 'live-wait', kind: 'assistant', text: '', calls: [], streaming: true });
+    if (streaming && !answered) rows.push({ key: 'live-wait', kind: 'assistant', text: '', calls: [], streaming: true });
     if (live.state === 'failed') rows.push({ key: 'live-error', kind: 'status', tone: 'error', text: live.error ?? 'the turn failed' });
     else if (live.state === 'cancelled') rows.push({ key: 'live-cancelled', kind: 'status', tone: 'info', text: 'Turn cancelled.' });
   } else if (lastError !== undefined) {

@@ -10,7 +10,7 @@ export interface AppServer {
   client: Client;
   tools: Tool[];
   /** The UI resource of a tool, read and checked. */
-  appFor(tool: string): Promise<AppResource>;
+  appFor(tool: string): Promise<AppResource & { appUri: string }>;
   close(): Promise<void>;
 }
 
@@ -31,7 +31,7 @@ export async function connectAppServer(name: string, command: string, args: stri
       if (!uri) throw new Error(`${name}: ${toolName} has no UI resource`);
       const read = appResource(await client.readResource({ uri }), uri);
       if (!read.ok) throw new Error(read.reason);
-      return read.resource;
+      return { ...read.resource, appUri: uri };
     },
     close: () => client.close(),
   };

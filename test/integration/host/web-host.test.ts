@@ -226,8 +226,8 @@ describe('web host: static files', () => {
     const reply = await rawRequest(fx.host.port, { headers: authed() });
     expect(reply.status).toBe(200);
     expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
-    // The UI may frame its apps sandbox, on the other loopback name, and nothing else (SECURITY U1).
-    expect(reply.headers['content-security-policy']).toBe(rendererCsp(`http://localhost:${fx.host.sandboxPort}`));
+    // The UI may frame its apps' sandbox origins (each app's own name under localhost) and nothing else (SECURITY U1).
+    expect(reply.headers['content-security-policy']).toBe(rendererCsp(`http://*.localhost:${fx.host.sandboxPort}`));
     expect(reply.headers['x-content-type-options']).toBe('nosniff');
     expect(reply.headers['referrer-policy']).toBe('no-referrer');
     expect(reply.body).toContain('<title>Switchboard test page</title>');

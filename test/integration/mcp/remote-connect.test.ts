@@ -172,6 +172,23 @@ describe('remote servers', () => {
     expect(m.status('steady')?.state.kind).toBe('connected');
   });
 
+  it('keeps backing off a remote server that stays down past the crash limit, and picks it up when it is back', async () => {
+    const first = await startHttpFixture();
+    const port = Number(new URL(first.url).port);
+    m = manager(home, { pingIntervalMs: 100, backoff: { baseMs: 50, maxMs: 200, crashLimit: 3, windowMs: 120_000 } });
+    await m.apply([remote('away', first.url)]);
+    await waitForState(m, 'away', is('connected'));
+    await first.close();
+    // Three failures would be a crash loop for a command; for a remote server the retries go on at the cap.
+    const capped = await waitForState(m, 'away', (s) => s.kind === 'error' || (s.kind === 'backing_off' && s.reason.endsWith('retrying in 200 ms')));
+    expect(capped.reason).toBe(`connection refused by 127.0.0.1:${port}; retrying in 200 ms`);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(m.status('away')?.state.kind).not.toBe('error');
+    await track(startHttpFixture({ port }));
+    await waitForState(m, 'away', is('connected'));
+    expect((await callByName(m, 'away__echo', { message: 'back again' })).content).toEqual([{ type: 'text', text: 'back again' }]);
+  });
+
   it('refuses plain http to a host that is not this machine, without a request', async () => {
     m = manager(home);
     await m.apply([remote('plain', 'http://example.com/mcp')]);

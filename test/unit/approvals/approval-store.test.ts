@@ -50,6 +50,28 @@ describe('ApprovalStore', () => {
     expect(store.lookup(tool('s', 'b', 'changed')).kind).toBe('changed');
   });
 
+  it('treats names like "constructor", "toString" and "__proto__" as names, never as the object’s machinery', async () => {
+    const store = new ApprovalStore(approvalsFile(home));
+    await store.load();
+    expect(store.lookup(tool('constructor', 'name'))).toEqual({ kind: 'none' });
+    await store.grantTool(tool('constructor', 'keys'));
+    expect(store.lookup(tool('constructor', 'keys'))).toEqual({ kind: 'granted', scope: 'tool' });
+    await store.grantTool(tool('s', '__proto__'));
+    expect(store.lookup(tool('s', '__proto__'))).toEqual({ kind: 'granted', scope: 'tool' });
+    // Tools the grants never named are not found on the prototype.
+    expect(store.lookup(tool('s', 'toString'))).toEqual({ kind: 'none' });
+    expect(store.lookup(tool('s', 'fingerprint'))).toEqual({ kind: 'none' });
+    await store.grantServer(tool('constructor', 'keys'), [tool('constructor', 'keys')]);
+    expect(store.lookup(tool('constructor', 'hasOwnProperty'))).toEqual({ kind: 'new_tool_on_server' });
+    // Nothing leaked onto the global objects either.
+    expect(typeof Object.keys).toBe('function');
+    expect(({} as Record<string, unknown>).keys).toBeUndefined();
+    const saved = JSON.parse(await readFile(approvalsFile(home), 'utf8')) as { tools: Record<string, Record<string, unknown>> };
+    expect(Object.keys(saved.tools.s!)).toEqual(['__proto__']);
+    await store.revokeServer('toString');
+    expect(store.lookup(tool('s', '__proto__'))).toEqual({ kind: 'granted', scope: 'tool' });
+  });
+
   it('writes atomically: one JSON file, no temp files left', async () => {
     const store = new ApprovalStore(approvalsFile(home));
     await Promise.all([store.grantTool(tool('s', 'a')), store.grantTool(tool('s', 'b')), store.grantServer(tool('t', 'c'), [tool('t', 'c')])]);

@@ -52,6 +52,6 @@ describe('UI resources (resources/read)', () => {
 
 describe('the core without a window', () => {
   it('says it has no app sandbox rather than inventing one', async () => {
-    await expect(appsHandlers({} as never).appSandbox({})).rejects.toMatchObject({ code: 'unavailable', message: 'MCP Apps need Switchboard’s window or web mode; this shell has no app sandbox' });
+    await expect(appsHandlers({} as never).appSandbox({ server: 'pdf', uri: 'ui://pdf/viewer' })).rejects.toMatchObject({ code: 'unavailable', message: 'MCP Apps need Switchboard’s window or web mode; this shell has no app sandbox' });
   });
 });

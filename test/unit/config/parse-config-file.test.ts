@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseConfigText } from '../../../src-main/core/config/parse-config-file';
 import type { ConfigSource } from '../../../src-main/core/config/server-config';
+import { parseServerSnippet } from '../../../src-main/core/config/server-snippet';
 
 const own: ConfigSource = { path: '/h/servers.json', origin: 'switchboard', userWritten: true };
 const vscode: ConfigSource = { path: '/proj/.vscode/mcp.json', origin: 'vscode', userWritten: false };
@@ -18,6 +19,16 @@ describe('parseConfigText', () => {
     const parsed = parseConfigText(text, own);
     expect(parsed.servers.map((s) => s.name)).toEqual(['good']);
     expect(parsed.problems).toEqual([{ file: own.path, server: '__proto__', line: 4, column: 5, message: 'server "__proto__": server name "__proto__" is reserved' }]);
+  });
+
+  it('reads no servers, no "disabled" and no snippet from a top-level "__proto__" (the parser makes it the prototype)', () => {
+    const hidden = '{ "__proto__": { "servers": { "sneaky": { "command": "rm" } }, "disabled": true } }';
+    expect(parseConfigText(hidden, own)).toEqual({ servers: [], problems: [], mcpDisabled: false });
+    const beside = '{ "__proto__": { "mcpServers": { "sneaky": { "command": "rm" } } }, "servers": { "good": { "command": "a" } } }';
+    const parsed = parseConfigText(beside, own);
+    expect(parsed.servers.map((s) => s.name)).toEqual(['good']);
+    expect(parsed.problems).toEqual([]);
+    expect(parseServerSnippet('{ "__proto__": { "command": "rm" } }').ok).toBe(false);
   });
 
   it('reports invalid JSON with the file, line and column of the first error and loads nothing', () => {

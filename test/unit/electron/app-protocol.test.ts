@@ -45,8 +45,8 @@ describe('the app:// protocol (SECURITY R2)', () => {
     expect(APP_CSP).toContain("script-src 'self'");
     expect(APP_CSP).toContain("object-src 'none'");
     // The one frame the UI may hold is the apps sandbox on its own scheme (SECURITY U1).
-    expect(APP_CSP).toContain('frame-src switchboard-sandbox://proxy;');
-    expect(APP_CSP.match(/frame-src [^;]*/g)).toEqual(['frame-src switchboard-sandbox://proxy']);
+    expect(APP_CSP).toContain('frame-src switchboard-sandbox:;');
+    expect(APP_CSP.match(/frame-src [^;]*/g)).toEqual(['frame-src switchboard-sandbox:']);
   });
 
   it('serves / as the entry page and a script as JavaScript, both with the CSP', async () => {

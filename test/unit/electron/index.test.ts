@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { invokeChannel, invokes, type InvokeName, type ServersSnapshot } from '../../../src-preload/contract';
+import { appOriginLabel } from '../../../src-main/core/apps/app-origin';
 import type * as ElectronStandIns from './test-electron';
 
 // The composition root, run against the electron stand-ins: what a real launch does, minus Chromium.
@@ -102,14 +103,15 @@ describe('the Electron composition root', () => {
     const win = TestBrowserWindow.instances[0]!;
 
     expect([...protocol.handlers.keys()]).toEqual(['app', 'switchboard-sandbox']);
-    const proxy = await protocol.handlers.get('switchboard-sandbox')!(new Request('switchboard-sandbox://proxy/'));
+    const proxy = await protocol.handlers.get('switchboard-sandbox')!(new Request(`switchboard-sandbox://${appOriginLabel('pdf', 'ui://pdf/viewer')}/`));
     expect([proxy.status, proxy.headers.get('content-security-policy')]).toEqual([200, expect.stringContaining('frame-ancestors app://switchboard')]);
     expect([...ipcMain.handlers.keys()].sort()).toEqual(Object.keys(invokes).map((n) => invokeChannel(n as InvokeName)).sort());
     const listed = (await ipcMain.invoke(invokeChannel('listServers'), { url: 'app://switchboard/index.html', parent: null }, {})) as { ok: true; value: ServersSnapshot };
     expect(listed.value.servers.map((s) => s.name).sort()).toEqual(['everything', 'notes']);
     expect(listed.value.configPath).toBe(join(home, 'servers.json'));
     // Electron's shell, not the core, knows where the apps sandbox is.
-    expect(await ipcMain.invoke(invokeChannel('appSandbox'), { url: 'app://switchboard/index.html', parent: null }, {})).toEqual({ ok: true, value: { url: 'switchboard-sandbox://proxy/' } });
+    const sandbox = await ipcMain.invoke(invokeChannel('appSandbox'), { url: 'app://switchboard/index.html', parent: null }, { server: 'pdf', uri: 'ui://pdf/viewer' });
+    expect(sandbox).toEqual({ ok: true, value: { url: `switchboard-sandbox://${appOriginLabel('pdf', 'ui://pdf/viewer')}/` } });
 
     const prefs = win.options.webPreferences as Record<string, unknown>;
     expect(prefs).toMatchObject({ sandbox: true, contextIsolation: true, nodeIntegration: false, webSecurity: true });

@@ -2,6 +2,7 @@ import type { BrowserWindow } from 'electron';
 import { describe, expect, it } from 'vitest';
 import type { Logger, UrlOpener } from '../../../src-main/core/ports';
 import { hardenWindow, restorableBounds, windowOptions } from '../../../src-main/electron/window';
+import { sandboxProxyUrl } from '../../../src-main/electron/sandbox-protocol';
 import { TestEvent, TestWebContents } from './test-electron';
 
 class TestOpener implements UrlOpener {
@@ -96,11 +97,14 @@ describe('hardenWindow (SECURITY R3, R4)', () => {
       contents.emit('will-frame-navigate', event);
       return event.defaultPrevented;
     };
-    expect(navigate('switchboard-sandbox://proxy/?csp=%7B%7D')).toBe(false);
-    expect(navigate('switchboard-sandbox://proxy/')).toBe(false);
+    const proxy = sandboxProxyUrl('pdf', 'ui://pdf/viewer');
+    expect(navigate(`${proxy}?csp=%7B%7D`)).toBe(false);
+    expect(navigate(proxy)).toBe(false);
     expect(navigate('about:srcdoc')).toBe(false);
     expect(navigate('https://exfiltrate.example/?data=secret')).toBe(true);
-    expect(navigate('switchboard-sandbox://proxy.evil/')).toBe(true);
+    expect(navigate('switchboard-sandbox://proxy/')).toBe(true);
+    expect(navigate(`${proxy}elsewhere`)).toBe(true);
+    expect(navigate(`switchboard-sandbox://${new URL(proxy).host}.evil/`)).toBe(true);
     expect(navigate('app://switchboard/index.html')).toBe(true);
     // The main frame is will-navigate's business (it allows nothing either).
     expect(navigate('app://switchboard/index.html', true)).toBe(false);

@@ -31,6 +31,17 @@ describe('CrashTracker', () => {
     tracker.reset();
     expect(tracker.recordCrash()).toEqual({ kind: 'retry', delayMs: 1000 });
   });
+
+  it('never gives up when asked not to (a remote server), retrying at the capped delay', () => {
+    const clock = clockAt(0);
+    const tracker = new CrashTracker({ baseMs: 1000, maxMs: 4000, crashLimit: 3, windowMs: 120_000 }, clock);
+    const delays = [1, 2, 3, 4, 5, 6].map(() => {
+      clock.t += 100;
+      const d = tracker.recordCrash({ giveUp: false });
+      return d.kind === 'retry' ? d.delayMs : -1;
+    });
+    expect(delays).toEqual([1000, 2000, 4000, 4000, 4000, 4000]);
+  });
 });
 
 describe('formatDuration', () => {

@@ -101,11 +101,27 @@ describe('buildRows', () => {
     const rows = buildRows(stored, live);
     expect(rows.slice(3).map((r) => [r.key, r.kind, r.kind === 'assistant' ? r.streaming : undefined])).toEqual([
       ['live-user', 'user', undefined],
-      ['live0', 'assistant', false],
+      ['call:t9', 'assistant', false],
       ['live1', 'assistant', true],
     ]);
     const liveCall = rows[4]!.kind === 'assistant' ? rows[4]!.calls[0] : undefined;
     expect(liveCall).toMatchObject({ callId: 't9', state: 'running', progress: { progress: 2, total: 4 }, startedAt: 100 });
+  });
+
+  it('keys a row with tool calls by its first call, live and stored alike, so its cards and apps stay mounted when the turn ends', () => {
+    const live = withCard(withDelta(emptyTurn('time?'), 'Checking'), card('t9', 'succeeded'));
+    const liveRow = buildRows([], live).find((r) => r.kind === 'assistant')!;
+    const storedTurn: ChatMessage[] = [
+      { role: 'user', text: 'time?', at: 1 },
+      { role: 'assistant', text: 'Checking', toolCalls: [{ id: 't9', name: 'everything__echo', args: {} }], at: 2 },
+      { role: 'tool', results: [{ callId: 't9', name: 'everything__echo', args: {}, state: 'succeeded', textForModel: 'ok' }], at: 3 },
+    ];
+    const storedRow = buildRows(storedTurn, undefined).find((r) => r.kind === 'assistant')!;
+    expect(liveRow.key).toBe('call:t9');
+    expect(storedRow.key).toBe(liveRow.key);
+    // Rows without calls keep their place-based keys, and every key in a build is distinct.
+    const keys = buildRows(storedTurn, withDelta(emptyTurn('more'), 'Sure')).map((r) => r.key);
+    expect(keys).toEqual(['m0', 'call:t9', 'live-user', 'live0']);
   });
 
   it('shows a waiting placeholder until the first delta or card arrives, and not once the turn ended', () => {

@@ -10,7 +10,7 @@ import type { AppFrameProps } from '../../../../src-renderer/lib/apps/app-sessio
 import { getApi } from '../../../../src-renderer/lib/api';
 import '../../../../src-renderer/styles/global.css';
 
-type Spec = Pick<AppFrameProps, 'html' | 'csp' | 'toolName' | 'serverName' | 'toolInput' | 'toolResult' | 'theme' | 'limits'>;
+type Spec = Pick<AppFrameProps, 'html' | 'csp' | 'appUri' | 'toolName' | 'serverName' | 'toolInput' | 'toolResult' | 'theme' | 'limits'>;
 
 declare global {
   interface Window {
