@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The switchboard CLI: the same core as the app, in plain Node, honouring SWITCHBOARD_HOME.
+import { INSTALL_USAGE, parseInstallCommand, runInstallCommand, type InstallCommand } from './cli-install';
 import { isDeepStrictEqual } from 'node:util';
 import { dataHome } from './core/data-home';
 import type { CatalogTool } from './core/mcp/tool-catalog';
@@ -19,6 +20,7 @@ const USAGE = `usage:
                                                       call one tool; json-args is a JSON object
   switchboard login <server>                          sign in to a remote server in your browser
   switchboard logout <server>                         sign out; its credentials leave the keychain
+${INSTALL_USAGE}
 exit codes: 0 ok; 1 failure (status: some enabled server is not connected; call: the call or the tool failed); 2 usage
 config: $SWITCHBOARD_HOME/servers.json (now ${dataHome()})`;
 
@@ -213,7 +215,24 @@ function sameJson(text: string, value: unknown): boolean {
   }
 }
 
+async function install(argv: string[]): Promise<number> {
+  let command: InstallCommand;
+  try {
+    command = parseInstallCommand(argv);
+  } catch (error) {
+    console.error(`switchboard: ${(error as Error).message}\n${USAGE}`);
+    return 2;
+  }
+  try {
+    return await runInstallCommand(command, dataHome(), openVault());
+  } catch (error) {
+    console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
 async function main(argv: string[]): Promise<number> {
+  if ((argv[0] === 'install' || argv[0] === 'uninstall') && !argv.includes('--help')) return install(argv);
   let command: Command | 'help';
   try {
     command = parseCommand(argv);

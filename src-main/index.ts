@@ -7,6 +7,7 @@ import { consoleLogger } from './core/ports';
 import { KeytarVault } from './core/secrets/keytar-vault';
 import { SwitchboardCore } from './core/switchboard-core';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, appProtocolHandler, registerAppScheme } from './electron/app-protocol';
+import { InstallLinkReceiver } from './electron/install-links';
 import { bindIpc, forwardEvents } from './electron/ipc';
 import { electronSettingsFile } from './electron/electron-settings-file';
 import { FileSettingsStore } from './electron/settings-store';
@@ -29,9 +30,11 @@ app.setAppUserModelId('dev.switchboard.app');
 registerAppScheme(protocol);
 
 if (!app.requestSingleInstanceLock()) {
+  // The running instance gets this launch's arguments, an install link among them ('second-instance').
   app.quit();
 } else {
-  main().catch((error: unknown) => {
+  const links = new InstallLinkReceiver(app);
+  main(links).catch((error: unknown) => {
     const message = error instanceof Error ? error.message : String(error);
     logger.error('Switchboard could not start', { error: message });
     dialog.showErrorBox('Switchboard could not start', message);
@@ -39,7 +42,7 @@ if (!app.requestSingleInstanceLock()) {
   });
 }
 
-async function main(): Promise<void> {
+async function main(links: InstallLinkReceiver): Promise<void> {
   await app.whenReady();
   protocol.handle(APP_SCHEME, appProtocolHandler(rendererDir));
   protocol.handle(SANDBOX_SCHEME, sandboxProtocolHandler(APP_ORIGIN));
@@ -99,6 +102,11 @@ async function main(): Promise<void> {
     core.appearance.get().theme,
   );
   showWindow();
+  // A link only opens the install form in the window; nothing is written or started (SECURITY B3).
+  links.deliverTo((link) => {
+    core.installLinks.offer(link);
+    showWindow();
+  });
 
   app.on('second-instance', showWindow);
   app.on('activate', showWindow);

@@ -8,12 +8,13 @@ import { SwitchboardCore } from './core/switchboard-core';
 import { SystemOpener } from './host/system-opener';
 import { startWebHost, type WebHost } from './host/web-host';
 
-const USAGE = 'usage: node out/main/web.js [--port N] [--open]';
+const USAGE = 'usage: node out/main/web.js [--port N] [--open] [switchboard://install?…]';
 
-function readOptions(argv: string[]): { port: number; open: boolean } {
+function readOptions(argv: string[]): { port: number; open: boolean; link?: string } {
   let values: { port?: string; open?: boolean; help?: boolean };
+  let positionals: string[];
   try {
-    ({ values } = parseArgs({ args: argv, options: { port: { type: 'string' }, open: { type: 'boolean' }, help: { type: 'boolean' } } }));
+    ({ values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { port: { type: 'string' }, open: { type: 'boolean' }, help: { type: 'boolean' } } }));
   } catch (error) {
     // Node's message goes on about positional arguments, which we take none of.
     throw new Error(String((error as Error).message).replace(/\. To specify a positional argument.*$/s, ''), { cause: error });
@@ -24,7 +25,11 @@ function readOptions(argv: string[]): { port: number; open: boolean } {
   }
   const port = values.port === undefined ? 0 : Number(values.port);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a whole number from 0 to 65535, got "${values.port}"`);
-  return { port, open: values.open ?? false };
+  // An install link, as the desktop app takes one from the OS: the page opens its install form.
+  if (positionals.length > 1 || (positionals[0] !== undefined && !positionals[0].toLowerCase().startsWith('switchboard:'))) {
+    throw new Error(`the only argument web mode takes is one switchboard://install?… link, got ${positionals.map((p) => JSON.stringify(p)).join(' ')}`);
+  }
+  return { port, open: values.open ?? false, ...(positionals[0] ? { link: positionals[0] } : {}) };
 }
 
 async function main(): Promise<void> {
@@ -52,6 +57,7 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => void stop());
 
   await core.start();
+  if (options.link) core.installLinks.offer(options.link);
   host = await startWebHost({
     handlers: core.handlers,
     events: core.events,

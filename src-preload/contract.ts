@@ -11,6 +11,7 @@ import { appearanceEvents, appearanceInvokes } from './contract/appearance';
 import { authEvents, authInvokes } from './contract/auth';
 import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
+import { discoverInvokes, installInvokes, installLinkEvents, installLinkInvokes } from './contract/install';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolBudgetInvokes } from './contract/tool-budget';
@@ -22,6 +23,7 @@ export * from './contract/auth';
 export * from './contract/chat';
 export * from './contract/common';
 export * from './contract/config';
+export * from './contract/install';
 export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-budget';
@@ -33,6 +35,9 @@ export const invokes = {
   ...toolRunInvokes,
   ...toolBudgetInvokes,
   ...configInvokes,
+  ...installInvokes,
+  ...discoverInvokes,
+  ...installLinkInvokes,
   ...chatInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,
@@ -45,6 +50,7 @@ export const events = {
   ...chatEvents,
   ...authEvents,
   ...appearanceEvents,
+  ...installLinkEvents,
 } as const;
 
 export type InvokeName = keyof typeof invokes;

@@ -113,3 +113,16 @@ export function wsFrame(): fc.Arbitrary<string> {
   );
   return fc.oneof(fc.string({ unit: 'binary', maxLength: 100 }), fc.json({ maxDepth: 2 }), invoke.map((m) => JSON.stringify(m)), fc.string({ unit: 'grapheme', maxLength: 60 }).map((t) => JSON.stringify({ type: `${'x'.repeat(49)}${t}` })));
 }
+
+/** Install links: any text, near-valid switchboard://install?… links, and configs of any JSON (SECURITY B3). */
+export function installLink(): fc.Arbitrary<string> {
+  const encoded = (value: unknown) => Buffer.from(JSON.stringify(value) ?? 'null').toString('base64url');
+  const param = fc.tuple(fc.constantFrom('catalog', 'registry', 'config', 'name', 'run'), fc.string({ maxLength: 60 })).map(([k, v]) => `${k}=${encodeURIComponent(v)}`);
+  return fc.oneof(
+    fc.string({ maxLength: 200 }),
+    fc.array(param, { maxLength: 4 }).map((parts) => `switchboard://install?${parts.join('&')}`),
+    fc.jsonValue({ maxDepth: 3 }).map((v) => `switchboard://install?config=${encoded(v)}`),
+    fc.record({ command: fc.string({ maxLength: 30 }), args: fc.array(fc.string({ maxLength: 30 }), { maxLength: 3 }) }).map((e) => `switchboard://install?config=${encoded(e)}&name=linked`),
+    fc.constantFrom('switchboard://install?catalog=memory', 'switchboard://install?registry=io.github.x%2Fy', 'SWITCHBOARD://install?catalog=git', 'switchboard://open?catalog=memory'),
+  );
+}

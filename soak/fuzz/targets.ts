@@ -4,8 +4,9 @@ import { parseConfigText } from '../../src-main/core/config/parse-config-file';
 import type { ConfigSource, ServerConfig } from '../../src-main/core/config/server-config';
 import { validateServerEntry } from '../../src-main/core/config/validate-server';
 import { MemoryVault } from '../../src-main/core/secrets/memory-vault';
+import { parseInstallLink } from '../../src-main/core/install/install-link';
 import { parseClientMessage } from '../../src-main/host/ws-protocol';
-import { configEntry, configText, expandable, referenceText, secretNames, variableEnv, wsFrame } from './arbitraries';
+import { configEntry, configText, expandable, installLink, referenceText, secretNames, variableEnv, wsFrame } from './arbitraries';
 
 /** One parser under fuzz: inputs, and a judge that says what is wrong with its answer (undefined = right). */
 export interface FuzzTarget<T = never> {
@@ -96,8 +97,32 @@ export const FUZZ_TARGETS: FuzzTarget<unknown>[] = [
     inputs: wsFrame(),
     judge: (text) => judgeWsParse(text, parseClientMessage(text)),
   }),
-  // The install-link parser (issue 11, built on its own branch) joins here once it is on main: a
-  // target that feeds it arbitrary and near-valid links and checks its exact errors like these.
+  target({
+    name: 'install link parser',
+    inputs: installLink(),
+    judge: (link) => {
+      const parsed = parseInstallLink(link);
+      if (!parsed.ok) {
+        if (!INSTALL_LINK_ERRORS.some((pattern) => pattern.test(parsed.message))) return `unexpected error text: ${parsed.message}`;
+        return wellFormed(parsed.message);
+      }
+      // SECURITY B3: whatever is accepted opens a form only, and never carries a ${…} reference.
+      if (JSON.stringify(parsed.link).includes('${')) return `accepted a link carrying a \${…} reference: ${link.slice(0, 200)}`;
+      return /^switchboard:\/\/install/i.test(link) ? undefined : `accepted ${link.slice(0, 200)}`;
+    },
+  }),
+];
+
+const INSTALL_LINK_ERRORS = [
+  /^the install link is (empty|not a URL|over \d+ characters)$/,
+  /^not a switchboard: link \(.*\)$/s,
+  /^the link is not switchboard:\/\/install\?…$/,
+  /^the install link (has an unknown parameter|gives) ".*"( twice)?$/s,
+  /^the install link needs exactly one of catalog, registry or config$/,
+  /^the install link's name ".*" is not a valid server name$/s,
+  /^the install link names no valid (catalog entry|registry server)$/,
+  /^the install link's config (is not base64url-encoded JSON|uses \$\{…\}, which a link may not \(it could read your secrets\))$/,
+  /^the install link's config is invalid: server "linked": .+$/s,
 ];
 
 async function judgeExpansion(config: ServerConfig, env: NodeJS.ProcessEnv, vault: MemoryVault, stored: string[], referenced: string[]): Promise<string | undefined> {

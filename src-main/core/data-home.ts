@@ -20,3 +20,5 @@ export function dataHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.
 }
 
 export const serversFile = (home: string): string => join(home, 'servers.json');
+/** Servers installed from .mcpb bundles: written by Switchboard, not by the person (see install/bundle-store). */
+export const bundlesFile = (home: string): string => join(home, 'bundles.json');

@@ -1,3 +1,4 @@
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
 import { appsHandlers } from './apps/apps-handlers';
 import { AppearanceSettings, appearanceFile } from './appearance/appearance-settings';
@@ -7,12 +8,19 @@ import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { readProjects } from './config/project-list';
 import { TrustStore } from './config/trust-store';
-import { serversFile } from './data-home';
+import { bundlesFile, serversFile } from './data-home';
 import type { ChatHandlers } from './chat/chat-handlers';
 import type { ChatService } from './chat/chat-service';
 import { createChat } from './chat/create-chat';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { EventHub } from './event-hub';
+import { BundleInstaller } from './install/bundle-installer';
+import { installHandlers, uploadsDir } from './install/install-handlers';
+import { InstallLinkInbox } from './install/install-link-inbox';
+import { loginShellPath } from './mcp/login-path';
+import { CommandSecrets } from './secrets/command-secrets';
+import { ServerInstaller } from './install/server-installer';
+import { UploadStaging } from './install/upload-staging';
 import { McpManager, type McpManagerDeps } from './mcp/mcp-manager';
 import { promptResultView, promptView, resourceContentViews, resourceTemplateView, resourceView, serverView } from './mcp/views';
 import type { Logger, SecretVault, UrlOpener } from './ports';
@@ -33,6 +41,8 @@ export interface CoreDeps {
   mcp?: Omit<McpManagerDeps, 'home' | 'logger'>;
   /** OAuth sign-in tuning (client ID metadata document URL, timeouts, clock and fetch in tests). */
   oauth?: Omit<SignInDeps, 'vault' | 'opener' | 'logger' | 'onSignInChanged'>;
+  /** The fetch registry and bundle downloads take (default: the guarded fetch). */
+  installFetch?: FetchLike;
 }
 
 /** The whole app in plain Node; the Electron shell and the web host are thin adapters over it. */
@@ -53,8 +63,18 @@ export class SwitchboardCore {
   private watcher: ConfigWatcher | undefined;
   /** Approvals for project stdio servers (SECURITY P1); opened in start(), absent before = nothing trusted. */
   trustStore: TrustStore | undefined;
+  /** .mcpb bundles: installed into the data home, each blocked until approved. */
+  readonly bundles: BundleInstaller;
+  private readonly uploads: UploadStaging;
+  /** The curated catalog and the MCP Registry. */
+  readonly servers: ServerInstaller;
+  /** ${cmd:…} values, read once per session (SECURITY S4). */
+  private readonly commandSecrets: CommandSecrets;
+  /** Install links the desktop shell (or web mode's command line) was handed, until the window takes them. */
+  readonly installLinks = new InstallLinkInbox(() => this.events.emit('installLinkOffered', {}));
 
   constructor(private readonly deps: CoreDeps) {
+    this.commandSecrets = new CommandSecrets({ loginPath: deps.mcp?.loginPath ?? loginShellPath });
     this.appearance = new AppearanceSettings(appearanceFile(deps.home), deps.logger);
     this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));
     this.signIn = new SignInService({
@@ -68,7 +88,7 @@ export class SwitchboardCore {
       home: deps.home,
       logger: deps.logger,
       authProviderFor: this.signIn.providerFor,
-      expand: (config) => expandServerConfig(config, process.env, deps.vault),
+      expand: (config) => expandServerConfig(config, process.env, deps.vault, this.commandSecrets),
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
       // Elicitation and sampling go to the chat's broker (A5); the chat exists by the time a server connects.
       clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },
@@ -81,6 +101,25 @@ export class SwitchboardCore {
     const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: deps.logger, events: this.events, mcp: this.mcp });
     this.chat = chat.service;
     this.chatHandlers = chat.handlers;
+    this.uploads = new UploadStaging(uploadsDir(deps.home));
+    this.bundles = new BundleInstaller({
+      home: deps.home,
+      vault: deps.vault,
+      serverNames: () => [...(this.loaded?.servers.map((s) => s.name) ?? []), ...Object.keys(this.shadowed)],
+      reload: () => this.reload(),
+      revokeTrust: async (name) => {
+        const trust = (this.trustStore ??= await TrustStore.open(deps.home));
+        await trust.revoke(name, bundlesFile(deps.home));
+      },
+    });
+    this.servers = new ServerInstaller({
+      home: deps.home,
+      vault: deps.vault,
+      serverNames: () => [...(this.loaded?.servers.map((s) => s.name) ?? []), ...Object.keys(this.shadowed)],
+      reload: () => this.reload(),
+      staging: this.uploads,
+      ...(deps.installFetch ? { fetch: deps.installFetch } : {}),
+    });
     this.handlers = this.buildHandlers();
   }
 
@@ -92,6 +131,7 @@ export class SwitchboardCore {
     await this.appearance.load();
     await this.chat.start();
     this.trustStore = await TrustStore.open(this.deps.home);
+    await this.uploads.clear();
     this.watcher = new ConfigWatcher({
       home: this.deps.home,
       onChange: (loaded) => this.apply(loaded),
@@ -141,15 +181,24 @@ export class SwitchboardCore {
 
   /** Built last in the constructor: the chat and the manager must exist first. */
   private buildHandlers(): Handlers {
+    const config = configHandlers({
+      home: this.deps.home,
+      trust: async () => (this.trustStore ??= await TrustStore.open(this.deps.home)),
+      current: () => this.loaded,
+      reload: () => this.reload(),
+      reconnect: (name) => this.mcp.reconnect(name),
+      vault: this.deps.vault,
+    });
     return {
-      ...configHandlers({
-        home: this.deps.home,
-        trust: async () => (this.trustStore ??= await TrustStore.open(this.deps.home)),
-        current: () => this.loaded,
-        reload: () => this.reload(),
-        reconnect: (name) => this.mcp.reconnect(name),
-      }),
+      ...config,
+      // Removing an installed bundle's server is uninstalling it: folder, secrets and approval go too.
+      removeServer: async (input) => {
+        if (this.loaded?.servers.find((s) => s.name === input.name)?.source.origin !== 'bundle') return config.removeServer(input);
+        await this.bundles.uninstall(input.name);
+        return null;
+      },
       ...this.chatHandlers,
+      ...installHandlers(this.bundles, this.uploads, this.servers, this.installLinks),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller),

@@ -32,6 +32,9 @@ export interface WebHost {
   close(): Promise<void>;
 }
 
+/** /install?catalog=…: the page an install link opens in web mode (switchboard://install?… in the desktop app). */
+export const INSTALL_PAGE = '/install';
+
 const BASE_HEADERS: OutgoingHttpHeaders = {
   'Content-Security-Policy': CONTENT_SECURITY_POLICY,
   'X-Content-Type-Options': 'nosniff',
@@ -71,14 +74,15 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const verdict = guard(req, url, false);
     if (!verdict.ok) return reply(res, verdict.status, verdict.reason);
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, `method ${req.method ?? '?'} is not allowed; this server only serves files`, { Allow: 'GET, HEAD' });
-    if (url.searchParams.has(TOKEN_QUERY) && url.pathname === '/') {
+    if (url.searchParams.has(TOKEN_QUERY) && (url.pathname === '/' || url.pathname === INSTALL_PAGE)) {
       // Move the token from the address bar (and history) into an HttpOnly cookie.
       url.searchParams.delete(TOKEN_QUERY);
-      res.writeHead(302, { ...BASE_HEADERS, 'Set-Cookie': tokenCookie(port, token), Location: `/${url.search}`, 'Cache-Control': 'no-store' });
+      res.writeHead(302, { ...BASE_HEADERS, 'Set-Cookie': tokenCookie(port, token), Location: `${url.pathname}${url.search}`, 'Cache-Control': 'no-store' });
       res.end();
       return;
     }
-    const found = await findStaticFile(options.rendererDir, url.pathname);
+    // Web mode's install links: the app itself, which reads the link and opens the install form (nothing more).
+    const found = await findStaticFile(options.rendererDir, url.pathname === INSTALL_PAGE ? '/' : url.pathname);
     if (found.kind === 'refused') return reply(res, found.status, found.reason);
     // The UI may frame its apps' sandbox origins and nothing else (SECURITY U1).
     const csp = rendererCsp(sandbox.frameSource);

@@ -6,6 +6,7 @@ import { ChatSettingsStore } from './chat/chat-settings.svelte';
 import { ChatStore } from './chat/chat-store.svelte';
 import { ServerExtras } from './chat/server-extras.svelte';
 import { ConnectionStore } from './connection-state.svelte';
+import { InstallLinks } from './install/install-links.svelte';
 import { keychainStoreFor, type StoreValueInKeychain } from './secrets/keychain-value';
 import { SecretsStore } from './secrets-store.svelte';
 import { ServersStore } from './servers-store.svelte';
@@ -29,6 +30,8 @@ export interface AppContext {
   chatSettings: ChatSettingsStore;
   extras: ServerExtras;
   toolRuns: ToolRuns;
+  /** An install link the app was opened with, shown in the servers page's Browse form. */
+  installLinks: InstallLinks;
   /** "Store in keychain" for literal env and header values. */
   storeInKeychain: StoreValueInKeychain;
 }
@@ -55,6 +58,7 @@ export function createAppContext(api: Api, connection: ApiConnection, scheme: Sc
       chatSettings: new ChatSettingsStore(api),
       extras: new ServerExtras(api),
       toolRuns: new ToolRuns(api),
+      installLinks: new InstallLinks(api),
       storeInKeychain: keychainStoreFor(api),
     };
   });

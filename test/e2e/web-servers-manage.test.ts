@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { startWebApp, type RunningWebApp } from './support/web-app';
+import { KeytarVault, keychainServiceFor } from '../../src-main/core/secrets/keytar-vault';
 
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 /** Servers take a moment to start, and a stop waits out a grace period before SIGTERM. */
@@ -259,7 +260,7 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
     }
   });
 
-  it('imports the servers picked from the Claude Desktop preview, which shows commands and args in full', async () => {
+  it('imports the servers picked from the Claude Desktop preview, then VS Code\'s under a free name with its password input in the keychain', async () => {
     const xdg = await mkdtemp(join(tmpdir(), 'switchboard-claude-'));
     const claudeConfig = {
       mcpServers: {
@@ -270,6 +271,17 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
     await mkdir(join(xdg, 'Claude'));
     const claudePath = join(xdg, 'Claude', 'claude_desktop_config.json');
     await writeFile(claudePath, JSON.stringify(claudeConfig));
+    // VS Code's user mcp.json, as its docs shape it: a password input, and a name servers.json will already have.
+    const vscodeConfig = {
+      inputs: [{ type: 'promptString', id: 'notes-key', description: 'Notes API key', password: true }],
+      servers: {
+        first: { type: 'stdio', command: 'node', args: ['--version'] },
+        notes: { type: 'stdio', command: 'node', args: ['--version'], env: { NOTES_KEY: '${input:notes-key}' } },
+      },
+    };
+    await mkdir(join(xdg, 'Code', 'User'), { recursive: true });
+    const vscodePath = join(xdg, 'Code', 'User', 'mcp.json');
+    await writeFile(vscodePath, JSON.stringify(vscodeConfig));
     // The app finds Claude Desktop's file through XDG_CONFIG_HOME, which it reads from the environment it starts with.
     const previous = process.env.XDG_CONFIG_HOME;
     process.env.XDG_CONFIG_HOME = xdg;
@@ -279,8 +291,8 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
     });
     try {
       const { page } = await open(app);
-      await page.getByRole('button', { name: 'Import from Claude Desktop' }).click();
-      const panel = page.getByRole('region', { name: 'Import from Claude Desktop' });
+      await page.getByRole('button', { name: 'Import from another app' }).click();
+      const panel = page.getByRole('region', { name: 'Import from another app' });
       const list = panel.getByRole('list', { name: 'Servers to import' });
       await poll(() => list.locator('[data-import]').count()).toBe(2);
       expect(await panel.innerText()).toContain(claudePath);
@@ -296,6 +308,26 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       await poll(() => row(page, 'first').count()).toBe(1);
       // Claude Desktop's own file is never written.
       expect(JSON.parse(await readFile(claudePath, 'utf8'))).toEqual(claudeConfig);
+
+      await panel.getByRole('tab', { name: 'VS Code' }).click();
+      await poll(() => panel.innerText()).toContain(vscodePath);
+      await poll(() => list.locator('[data-import]').count()).toBe(2);
+      expect(await panel.getByLabel('Import first as').inputValue()).toBe('first-2');
+      expect(await list.locator('[data-import="notes"] [data-field="env"]').innerText()).toBe('NOTES_KEY');
+      const key = panel.locator('[data-input="notes-key"] input');
+      expect(await key.getAttribute('type')).toBe('password');
+      await key.fill('notes-secret-42');
+      await page.screenshot({ path: 'test-results/import-vscode.png', fullPage: true });
+      await panel.getByRole('button', { name: 'Import 2 servers' }).click();
+      await poll(() => panel.getByRole('status').innerText()).toBe('Imported first-2, notes.');
+      const after = await readFile(serversJson(app.home), 'utf8');
+      expect(JSON.parse(after).servers).toMatchObject({
+        first: claudeConfig.mcpServers.first,
+        'first-2': vscodeConfig.servers.first,
+        notes: { env: { NOTES_KEY: '${secret:import.vscode.notes-key}' } },
+      });
+      expect(after).not.toContain('notes-secret-42');
+      expect(await new KeytarVault(keychainServiceFor({ SWITCHBOARD_HOME: app.home })).get('import.vscode.notes-key')).toBe('notes-secret-42');
     } finally {
       await app.stop();
       await rm(xdg, { recursive: true, force: true });

@@ -4,7 +4,10 @@ import type { AppCsp } from '../../../src-preload/contract';
  * The Content-Security-Policy an MCP App runs under (SECURITY U3), built from the domains its UI resource
  * declares. Nothing declared means no network at all; the spec's restrictive default plus nothing else.
  * Inline script and style are allowed because an app is one HTML document; they run only inside the
- * sandbox origin, never on Switchboard's.
+ * sandbox origin, never on Switchboard's. So is eval (as in the ext-apps reference host): an app that
+ * already runs any inline script of its author's gains nothing from it but working code — server-threejs
+ * runs its scenes with `new Function`, WebAssembly apps compile at run time. The network stays what the
+ * resource declared; Switchboard's own UI keeps its no-eval policy (SECURITY R2).
  */
 
 /**
@@ -38,7 +41,7 @@ export function buildAppCsp(declared: AppCsp | undefined, frameAncestor: string)
   const policy = [
     "default-src 'none'",
     // data: and blob: scripts are the app's own code under another URL (PDF.js loads its worker that way); no network.
-    `script-src ${list(["'self'", "'unsafe-inline'", 'data:', 'blob:'], resources)}`,
+    `script-src ${list(["'self'", "'unsafe-inline'", "'unsafe-eval'", "'wasm-unsafe-eval'", 'data:', 'blob:'], resources)}`,
     `style-src ${list(["'self'", "'unsafe-inline'"], resources)}`,
     `img-src ${list(["'self'", 'data:', 'blob:'], resources)}`,
     `font-src ${list(["'self'", 'data:'], resources)}`,

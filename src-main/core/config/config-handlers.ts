@@ -5,7 +5,11 @@ import type { serverInvokes } from '../../../src-preload/contract/servers';
 import { AppFailure } from '../app-error';
 import { serversFile } from '../data-home';
 import { readTextIfExists } from './atomic-file';
-import { claudeDesktopConfigPath, importClaudeDesktop, previewClaudeDesktopImport, rawEntries } from './claude-desktop';
+import type { ImportClient } from '../../../src-preload/contract/config';
+import type { SecretVault } from '../ports';
+import { rawEntries } from './claude-desktop';
+import { clientConfigPath, INPUT_MARK } from './client-configs';
+import { importFromClient, previewClientImport } from './client-import';
 import { addServer, addServers, removeServer, setServerEnabled, updateServer, type WriteOptions } from './config-writer';
 import { maskEntry, unmaskEntry } from './entry-mask';
 import { ownSource, type LoadedConfig } from './load-config';
@@ -28,14 +32,16 @@ export interface ConfigHandlerDeps {
   reload: () => Promise<unknown>;
   /** Restart one server, e.g. after its trust was approved or revoked (the gate is checked on each start). */
   reconnect: (name: string) => Promise<void>;
-  /** Claude Desktop's config file (default: its per-OS path). */
-  claudeConfigPath?: string;
+  /** Where import answers marked as passwords are kept. */
+  vault: SecretVault;
+  /** Other apps' config files (default: each one's per-OS path). */
+  clientConfigPaths?: Partial<Record<ImportClient, string>>;
 }
 
 /** The config area's calls: every write goes to servers.json only, then the config is reloaded and applied. */
 export function configHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
   const ownPath = serversFile(deps.home);
-  const claudePath = () => deps.claudeConfigPath ?? claudeDesktopConfigPath();
+  const clientPath = (client: ImportClient) => deps.clientConfigPaths?.[client] ?? clientConfigPath(client);
   /** Edits are refused when servers.json changed since the config in use was read. */
   const since = (): WriteOptions => {
     const expectedVersion = deps.current()?.versions?.[ownPath];
@@ -46,6 +52,9 @@ export function configHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
   /** Project files belong to the project: a change there is made in the file, not through us. */
   const refuseForeign = (name: string): void => {
     const server = find(name);
+    if (server?.source.origin === 'bundle') {
+      throw new AppFailure('invalid_input', `server "${name}" was installed from a bundle; install the bundle again to change its settings, or uninstall it`);
+    }
     if (server && !server.source.userWritten) {
       throw new AppFailure('invalid_input', `server "${name}" is defined in ${server.source.path}, which Switchboard does not write; change it in that file`);
     }
@@ -93,12 +102,18 @@ export function configHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
       await deps.reload();
       return { added: parsed.entries.map((e) => e.name) };
     },
-    previewClaudeDesktopImport: async () => {
-      const preview = await previewClaudeDesktopImport(deps.home, claudePath());
-      return { ...preview, toAdd: preview.toAdd.map(({ name, entry }) => ({ name, entry: maskEntry(entry) })) };
+    previewImport: async ({ client, workspaceFolder }) => {
+      const preview = await previewClientImport(deps.home, client, { path: clientPath(client), ...(workspaceFolder ? { workspaceFolder } : {}) });
+      return { ...preview, toAdd: preview.toAdd.map((item) => ({ ...item, entry: showInputs(item.entry) })) };
     },
-    importClaudeDesktop: async ({ names }) => {
-      const added = await importClaudeDesktop(deps.home, { path: claudePath(), ...(names ? { names } : {}), ...since() });
+    importServers: async ({ client, items, answers, workspaceFolder }) => {
+      const added = await importFromClient(deps.home, deps.vault, client, {
+        path: clientPath(client),
+        items,
+        ...(answers ? { answers } : {}),
+        ...(workspaceFolder ? { workspaceFolder } : {}),
+        ...since(),
+      });
       await deps.reload();
       return { added };
     },
@@ -141,3 +156,19 @@ export function configHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
 function notFound(name: string): never {
   throw new AppFailure('not_found', `no server named "${name}"`);
 }
+
+/**
+ * An import preview's entry: literal env and header values masked (the other app's file may hold
+ * secrets written out), each input's place shown as ${input:ID}, which names a question, not a value.
+ */
+function showInputs(entry: ServerEntry): ServerEntry {
+  const shown = JSON.parse(JSON.stringify(entry).replace(INPUT_MARK, (_m, id: string) => JSON.stringify(`\${input:${id}}`).slice(1, -1))) as ServerEntry;
+  const masked = maskEntry(shown);
+  for (const field of ['env', 'headers'] as const) {
+    const values = shown[field] as Record<string, unknown> | undefined;
+    if (typeof values !== 'object' || values === null) continue;
+    for (const [key, value] of Object.entries(values)) if (typeof value === 'string' && value.includes('${input:')) (masked[field] as Record<string, unknown>)[key] = value;
+  }
+  return masked;
+}
+

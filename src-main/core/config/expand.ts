@@ -1,13 +1,17 @@
+import { homedir } from 'node:os';
+import { basename, dirname, sep } from 'node:path';
 import type { SecretVault } from '../ports';
+import { CommandSecretFailure, type CommandSecrets } from '../secrets/command-secrets';
 import type { ServerConfig } from './server-config';
 
 export type ExpandResult = { ok: true; config: ServerConfig; warnings: string[] } | { ok: false; message: string };
 
 /**
- * `${secret:NAME}`, `${VAR:-default}` or `${VAR}`. A variable name is what a shell accepts;
- * a default runs to the first "}" (no nesting, as in the MCP configs people copy from).
+ * `${secret:NAME}`, `${cmd:COMMAND}`, `${VAR:-default}`, `${VAR}` or `${env:VAR}` (VS Code's and Cursor's
+ * spelling). A variable name is what a shell accepts; a default or a command runs to the first "}"
+ * (no nesting, as in the MCP configs people copy from).
  */
-const REFERENCE_SOURCE = String.raw`\$\{(?:secret:([^}\s]+)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}`;
+const REFERENCE_SOURCE = String.raw`\$\{(?:secret:([^}\s]+)|cmd:([^}]*)|env:([A-Za-z_][A-Za-z0-9_]*)|([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?)\}`;
 /** Non-global on purpose: a global regex carries lastIndex between calls (and matchAll copies it). */
 const REFERENCE = new RegExp(REFERENCE_SOURCE);
 
@@ -17,11 +21,12 @@ export function hasReference(value: string): boolean {
 }
 
 /** The secrets and environment variables a value is built from, in order of appearance. */
-export function referencesIn(value: string): { secrets: string[]; variables: string[] } {
-  const found = { secrets: [] as string[], variables: [] as string[] };
+export function referencesIn(value: string): { secrets: string[]; variables: string[]; commands: string[] } {
+  const found = { secrets: [] as string[], variables: [] as string[], commands: [] as string[] };
   for (const match of value.matchAll(new RegExp(REFERENCE_SOURCE, 'g'))) {
     if (match[1] !== undefined) found.secrets.push(match[1]);
-    else if (match[2] !== undefined) found.variables.push(match[2]);
+    else if (match[2] !== undefined) found.commands.push(match[2]);
+    else if (match[3] !== undefined || match[4] !== undefined) found.variables.push((match[3] ?? match[4])!);
   }
   return found;
 }
@@ -32,9 +37,11 @@ export function referencesIn(value: string): { secrets: string[]; variables: str
  * read from the vault only then and never stored in the config.
  * An unset variable stays literal with a warning naming it and the server; an unset secret or an
  * unreadable keychain is a failure (the caller puts the server in error and does not launch).
+ * `${cmd:…}` runs a command, so only Switchboard's own servers.json, which the person writes, may
+ * use it: in a project file, a bundle or another client's file it is a failure and nothing runs (SECURITY S4).
  */
-export async function expandServerConfig(config: ServerConfig, env: NodeJS.ProcessEnv, vault: SecretVault): Promise<ExpandResult> {
-  const expander = new Expander(config.name, env, vault);
+export async function expandServerConfig(config: ServerConfig, env: NodeJS.ProcessEnv, vault: SecretVault, commands?: CommandSecrets): Promise<ExpandResult> {
+  const expander = new Expander(config, env, vault, commands);
   try {
     if (config.kind === 'stdio') {
       const expanded: ServerConfig = {
@@ -59,6 +66,7 @@ export async function expandServerConfig(config: ServerConfig, env: NodeJS.Proce
     return { ok: true, config: expanded, warnings: expander.warnings };
   } catch (error) {
     if (error instanceof SecretFailure) return { ok: false, message: error.message };
+    if (error instanceof CommandSecretFailure) return { ok: false, message: `server "${config.name}": ${error.message}` };
     throw error;
   }
 }
@@ -77,11 +85,16 @@ class Expander {
   /** One vault read per secret per expansion, however often it is referenced. */
   private readonly secrets = new Map<string, Promise<string>>();
 
+  private readonly server: string;
+
   constructor(
-    private readonly server: string,
+    private readonly config: ServerConfig,
     private readonly env: NodeJS.ProcessEnv,
     private readonly vault: SecretVault,
-  ) {}
+    private readonly commands: CommandSecrets | undefined,
+  ) {
+    this.server = config.name;
+  }
 
   async expandAll(values: string[]): Promise<string[]> {
     const out: string[] = [];
@@ -99,13 +112,29 @@ class Expander {
     let result = '';
     let last = 0;
     for (const match of value.matchAll(new RegExp(REFERENCE_SOURCE, 'g'))) {
-      const [whole, secretName, variable, fallback] = match;
+      const [whole, secretName, command, envName, variable, fallback] = match;
       result += value.slice(last, match.index);
       last = match.index + whole.length;
       if (secretName !== undefined) result += await this.secret(secretName);
-      else result += this.variable(variable!, fallback, whole);
+      else if (command !== undefined) result += await this.command(command);
+      else result += this.editorVariable(variable) ?? this.variable((envName ?? variable)!, fallback, whole);
     }
     return result + value.slice(last);
+  }
+
+  /**
+   * In a project's .vscode/mcp.json or .cursor/mcp.json, the editors' own variables: ${workspaceFolder}
+   * is that project's folder, ${userHome} the home folder (https://code.visualstudio.com/docs/reference/variables-reference).
+   */
+  private editorVariable(name: string | undefined): string | undefined {
+    const { source } = this.config;
+    if (name === undefined || (source.origin !== 'vscode' && source.origin !== 'cursor')) return undefined;
+    const project = dirname(dirname(source.path));
+    if (name === 'workspaceFolder') return project;
+    if (name === 'workspaceFolderBasename') return basename(project);
+    if (name === 'userHome') return this.env.HOME || homedir();
+    if (name === 'pathSeparator') return sep;
+    return undefined;
   }
 
   private variable(name: string, fallback: string | undefined, literal: string): string {
@@ -115,9 +144,18 @@ class Expander {
     if (value !== undefined) return value;
     if (!this.warned.has(name)) {
       this.warned.add(name);
-      this.warnings.push(`server "${this.server}": environment variable ${name} is not set; "\${${name}}" was left as is`);
+      this.warnings.push(`server "${this.server}": environment variable ${name} is not set; "${literal}" was left as is`);
     }
     return literal;
+  }
+
+  private command(text: string): Promise<string> {
+    const { source } = this.config;
+    if (source.origin !== 'switchboard') {
+      throw new SecretFailure(`server "${this.server}": \${cmd:${text}} runs a command, which only Switchboard's own servers.json may ask for, not ${source.path}`);
+    }
+    if (!this.commands) throw new SecretFailure(`server "${this.server}": \${cmd:${text}} cannot run here`);
+    return this.commands.read(text);
   }
 
   private secret(name: string): Promise<string> {

@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { isAbsolute, join, resolve } from 'node:path';
 import type { ConfigProblem } from '../../../src-preload/contract';
-import { serversFile } from '../data-home';
+import { bundlesFile, serversFile } from '../data-home';
 import { versionOf, type FileVersion } from './atomic-file';
 import { projectsFile, readProjects } from './project-list';
 import { readConfigFile } from './read-config-file';
@@ -45,9 +45,11 @@ export function projectSources(dir: string): ConfigSource[] {
 }
 
 export const ownSource = (home: string): ConfigSource => ({ path: serversFile(home), origin: 'switchboard', userWritten: true });
+/** Servers installed from bundles: Switchboard writes the file, but the person approves each before it runs (P1). */
+export const bundleSource = (home: string): ConfigSource => ({ path: bundlesFile(home), origin: 'bundle', userWritten: false });
 
 /**
- * Everything the user has configured, by precedence: Switchboard's own servers.json, then each
+ * Everything the user has configured, by precedence: Switchboard's own servers.json, installed bundles, then each
  * project folder in the order it was added (.mcp.json > .vscode/mcp.json > .cursor/mcp.json).
  * One name in several files: the first wins, the others are listed in `shadowed`, never merged.
  */
@@ -60,6 +62,7 @@ export async function loadConfig({ home, projectDirs, previous }: LoadConfigOpti
   const ownFile = await readFileInto(own);
   loaded.mcpDisabled = ownFile.invalid && previous ? previous.mcpDisabled : ownFile.mcpDisabled;
   addServers(loaded, seen, ownFile.servers);
+  addServers(loaded, seen, (await readFileInto(bundleSource(home))).servers);
 
   let dirs = projectDirs;
   if (dirs === undefined) {

@@ -46,7 +46,7 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
     result.problems.push({
       file: source.path,
       ...locate(text, tree, ['inputs']),
-      message: `${source.path}: "inputs" are not supported and were ignored; \${input:...} references stay as written`,
+      message: inputsIgnoredMessage(source.path),
     });
   }
   for (const [name, raw] of Object.entries(entries)) {
@@ -69,3 +69,6 @@ function locate(text: string, tree: ReturnType<typeof parseTree>, path: string[]
   const offset = node?.parent?.type === 'property' ? node.parent.offset : node?.offset;
   return offset === undefined ? {} : lineColumn(text, offset);
 }
+
+/** A project's .vscode/mcp.json "inputs" have no prompt in Switchboard (an import asks them instead). */
+export const inputsIgnoredMessage = (path: string): string => `${path}: "inputs" are not supported and were ignored; \${input:...} references stay as written`;

@@ -1,6 +1,6 @@
 /** The normalized model of one configured server, whatever file shape it came from. */
 
-export type ConfigOrigin = 'switchboard' | 'project' | 'claude-desktop' | 'vscode' | 'cursor';
+export type ConfigOrigin = 'switchboard' | 'bundle' | 'project' | 'claude-desktop' | 'vscode' | 'cursor';
 
 export interface ConfigSource {
   /** Absolute path of the file. */

@@ -65,10 +65,11 @@ function credentialsHint(config: RemoteServerConfig, reason: string): string {
     return `it wants an API key: add the header it expects under "headers" for "${config.name}" in ${config.source.path}, e.g. "Authorization": "${scheme} \${secret:${config.name}-api-key}", and store the key in Settings → Secrets`;
   }
   const named = headers.map(([header]) => `"${header}"`).join(', ');
-  const { secrets, variables } = headers.map(([, value]) => referencesIn(value)).reduce((a, b) => ({ secrets: [...a.secrets, ...b.secrets], variables: [...a.variables, ...b.variables] }));
+  const refs = headers.map(([, value]) => referencesIn(value));
   const sources = [
-    ...secrets.map((name) => `the secret ${name} (Settings → Secrets)`),
-    ...variables.map((name) => `the environment variable ${name}`),
+    ...refs.flatMap((r) => r.secrets).map((name) => `the secret ${name} (Settings → Secrets)`),
+    ...refs.flatMap((r) => r.commands).map((command) => `what the command ${command} prints`),
+    ...refs.flatMap((r) => r.variables).map((name) => `the environment variable ${name}`),
   ];
   const header = headers.length === 1 ? 'header' : 'headers';
   return sources.length

@@ -40,6 +40,11 @@ export interface AppLimits {
 // Generous clocks: a 4 MB app (server-pdf's viewer) takes seconds to parse on a busy machine.
 export const DEFAULT_LIMITS: AppLimits = { initMs: 30_000, messagesPerSecond: 200, pingEveryMs: 5_000, pingTimeoutMs: 30_000, maxHeight: 640 };
 export const MIN_HEIGHT = 48;
+/**
+ * Room an app gets until it reports its size. Not the minimum: an app laid out to fill its viewport
+ * (server-wiki-explorer's 100vh graph) measures the frame it was given and would report 48 px forever.
+ */
+export const INITIAL_HEIGHT = 400;
 
 export type AppStatus = { kind: 'loading' } | { kind: 'running' } | { kind: 'failed'; reason: string } | { kind: 'closed' };
 
@@ -55,7 +60,7 @@ const textOf = (blocks: ContentBlock[] | undefined): string =>
  */
 export class AppSession {
   status = $state<AppStatus>({ kind: 'loading' });
-  height = $state(MIN_HEIGHT);
+  height = $state(INITIAL_HEIGHT);
   private bridge: AppBridge | undefined;
   private timers: ReturnType<typeof setTimeout>[] = [];
   /** The last result sent, as JSON: the same result again (a card re-rendered from what was stored) is not sent twice. */

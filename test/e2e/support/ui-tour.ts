@@ -115,7 +115,7 @@ export const scenes: Scene[] = [
   {
     name: 'servers-import',
     show: async (page) => {
-      await page.getByRole('button', { name: 'Import from Claude Desktop' }).click();
+      await page.getByRole('button', { name: 'Import from another app' }).click();
       await page.getByText("Claude Desktop's config was not found there").waitFor(WAIT);
     },
   },

@@ -13,10 +13,10 @@ export interface RunningWebApp {
 }
 
 /** Starts `npm run web`'s built entry on a fresh SWITCHBOARD_HOME and waits for the URL it prints. */
-export async function startWebApp(prepareHome: (home: string) => Promise<void> = async () => {}): Promise<RunningWebApp> {
+export async function startWebApp(prepareHome: (home: string) => Promise<void> = async () => {}, args: string[] = []): Promise<RunningWebApp> {
   const home = await mkdtemp(join(tmpdir(), 'switchboard-e2e-'));
   await prepareHome(home);
-  const child = spawn(process.execPath, [WEB_ENTRY], {
+  const child = spawn(process.execPath, [WEB_ENTRY, ...args], {
     env: { ...process.env, SWITCHBOARD_HOME: home },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -99,9 +99,13 @@ describe.skipIf(notBuilt !== undefined)('web mode entry (out/main/web.js)', () =
   });
 
   it.each([
-    [['--port', 'abc'], 'switchboard web: --port must be a whole number from 0 to 65535, got "abc"\nusage: node out/main/web.js [--port N] [--open]\n'],
-    [['--port', '70000'], 'switchboard web: --port must be a whole number from 0 to 65535, got "70000"\nusage: node out/main/web.js [--port N] [--open]\n'],
-    [['--bogus'], "switchboard web: Unknown option '--bogus'\nusage: node out/main/web.js [--port N] [--open]\n"],
+    [['--port', 'abc'], 'switchboard web: --port must be a whole number from 0 to 65535, got "abc"\nusage: node out/main/web.js [--port N] [--open] [switchboard://install?…]\n'],
+    [['--port', '70000'], 'switchboard web: --port must be a whole number from 0 to 65535, got "70000"\nusage: node out/main/web.js [--port N] [--open] [switchboard://install?…]\n'],
+    [['--bogus'], "switchboard web: Unknown option '--bogus'\nusage: node out/main/web.js [--port N] [--open] [switchboard://install?…]\n"],
+    [
+      ['servers.json'],
+      'switchboard web: the only argument web mode takes is one switchboard://install?… link, got "servers.json"\nusage: node out/main/web.js [--port N] [--open] [switchboard://install?…]\n',
+    ],
   ])('refuses %j with exit code 2 and says why', async (args, message) => {
     const launched = await launch(args);
     expect(await launched.exited).toBe(2);

@@ -51,9 +51,9 @@ describe.skipIf(skipReason !== '')(`plain secrets in a Claude Desktop file being
     core = c;
     await c.start();
 
-    const preview = await dispatch(c.handlers, 'previewClaudeDesktopImport', {});
+    const preview = await dispatch(c.handlers, 'previewImport', { client: 'claude-desktop' });
     expect(JSON.stringify(preview)).not.toContain(CANARY);
-    expect(await dispatch(c.handlers, 'importClaudeDesktop', {})).toEqual({ ok: true, value: { added: ['brave'] } });
+    expect(await dispatch(c.handlers, 'importServers', { client: 'claude-desktop', items: [{ name: 'brave', as: 'brave' }] })).toEqual({ ok: true, value: { added: ['brave'] } });
 
     const scan = await dispatch(c.handlers, 'findPlainSecrets', {});
     expect(scan).toEqual({

@@ -9,7 +9,7 @@ describe('the CSP an MCP App runs under (SECURITY U3)', () => {
     expect(policy).toBe(
       [
         "default-src 'none'",
-        "script-src 'self' 'unsafe-inline' data: blob:",
+        "script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' data: blob:",
         "style-src 'self' 'unsafe-inline'",
         "img-src 'self' data: blob:",
         "font-src 'self' data:",
@@ -24,7 +24,6 @@ describe('the CSP an MCP App runs under (SECURITY U3)', () => {
       ].join('; '),
     );
     expect(refused).toEqual([]);
-    expect(policy).not.toContain('unsafe-eval');
   });
 
   it('adds each declared origin to its own directives only', () => {
@@ -33,7 +32,7 @@ describe('the CSP an MCP App runs under (SECURITY U3)', () => {
       UI,
     );
     expect(policy).toContain('connect-src https://api.example.com wss://live.example.com;');
-    expect(policy).toContain("script-src 'self' 'unsafe-inline' data: blob: https://*.cdn.example;");
+    expect(policy).toContain("script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' data: blob: https://*.cdn.example;");
     expect(policy).toContain("img-src 'self' data: blob: https://*.cdn.example;");
     expect(policy).toContain('frame-src https://www.youtube.com;');
     expect(policy).toContain('base-uri https://base.example;');
@@ -46,8 +45,7 @@ describe('the CSP an MCP App runs under (SECURITY U3)', () => {
     const { policy, refused } = buildAppCsp({ connectDomains: hostile }, UI);
     expect(policy).toContain('connect-src https://ok.example;');
     expect(refused).toEqual(hostile.filter((h) => h !== 'https://ok.example'));
-    expect(policy).not.toContain('unsafe-eval');
-    expect(policy.split('; ').filter((d) => d.startsWith('script-src'))).toEqual(["script-src 'self' 'unsafe-inline' data: blob:"]);
+    expect(policy.split('; ').filter((d) => d.startsWith('script-src'))).toEqual(["script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' data: blob:"]);
   });
 
   it('accepts https/wss anywhere and http/ws to this computer only', () => {

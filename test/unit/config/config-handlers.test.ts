@@ -8,6 +8,7 @@ import { configHandlers, type ConfigHandlers } from '../../../src-main/core/conf
 import { STALE_MESSAGE } from '../../../src-main/core/config/config-writer';
 import { loadConfig, type LoadedConfig } from '../../../src-main/core/config/load-config';
 import { TrustStore } from '../../../src-main/core/config/trust-store';
+import { MemoryVault } from '../../../src-main/core/secrets/memory-vault';
 
 let root: string;
 let home: string;
@@ -57,7 +58,8 @@ beforeEach(async () => {
     reconnect: async (name) => {
       reconnected.push(name);
     },
-    claudeConfigPath: claudeFile,
+    vault: new MemoryVault(),
+    clientConfigPaths: { 'claude-desktop': claudeFile },
   });
 });
 afterEach(async () => {
@@ -138,13 +140,26 @@ describe('config handlers', () => {
     await expectRefused(() => handlers.pasteServers({ text: '{"mcpServers": {"gh": {"command": "x"}}}' }), 'server "gh" already exists in servers.json');
   });
 
-  it('previews a Claude Desktop import with values masked, then imports on request', async () => {
-    await put(claudeFile, JSON.stringify({ mcpServers: { fs: { command: 'npx', env: { KEY: 'literal-secret' } }, gh: { command: 'other' } } }));
-    const preview = await handlers.previewClaudeDesktopImport({});
-    expect(preview).toEqual({ path: claudeFile, found: true, toAdd: [{ name: 'fs', entry: { command: 'npx', env: { KEY: MASKED_VALUE } } }], alreadyPresent: ['gh'], problems: [] });
-    expect(await handlers.importClaudeDesktop({})).toEqual({ added: ['fs'] });
-    expect((await ownJson()).servers.fs).toEqual({ command: 'npx', env: { KEY: 'literal-secret' } });
-    await expectRefused(() => handlers.importClaudeDesktop({ names: ['gh'] }), 'cannot import server "gh" from Claude Desktop: servers.json already has it');
+  it('previews a Claude Desktop import with literal values masked and a free name for a taken one, then imports on request', async () => {
+    await put(claudeFile, JSON.stringify({ mcpServers: { fs: { command: 'npx', env: { KEY: 'literal-secret', HOME_DIR: '${HOME}' } }, gh: { command: 'other' } } }));
+    const preview = await handlers.previewImport({ client: 'claude-desktop' });
+    expect(preview).toEqual({
+      client: 'claude-desktop',
+      path: claudeFile,
+      found: true,
+      toAdd: [
+        { name: 'fs', importAs: 'fs', inputs: [], entry: { command: 'npx', env: { KEY: MASKED_VALUE, HOME_DIR: '${HOME}' } } },
+        { name: 'gh', importAs: 'gh-2', inputs: [], entry: { command: 'other' } },
+      ],
+      refused: [],
+      inputs: [],
+      needsFolder: false,
+      problems: [],
+    });
+    expect(await handlers.importServers({ client: 'claude-desktop', items: [{ name: 'fs', as: 'fs' }, { name: 'gh', as: 'gh-2' }] })).toEqual({ added: ['fs', 'gh-2'] });
+    expect((await ownJson()).servers.fs).toEqual({ command: 'npx', env: { KEY: 'literal-secret', HOME_DIR: '${HOME}' } });
+    expect((await ownJson()).servers['gh-2']).toEqual({ command: 'other' });
+    await expectRefused(() => handlers.importServers({ client: 'claude-desktop', items: [{ name: 'gh', as: 'gh' }] }), 'a server named "gh" already exists; import "gh" as "gh-3"');
   });
 
   it('adds and removes project folders, whose servers then load', async () => {

@@ -1,11 +1,18 @@
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { existsSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expandServerConfig, hasReference } from '../../../src-main/core/config/expand';
 import type { ConfigSource, ServerConfig } from '../../../src-main/core/config/server-config';
 import { validateServerEntry } from '../../../src-main/core/config/validate-server';
 import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
+import { CommandSecrets } from '../../../src-main/core/secrets/command-secrets';
+import { MemoryVault } from '../../../src-main/core/secrets/memory-vault';
 
 const source: ConfigSource = { path: '/home/u/.config/Switchboard/servers.json', origin: 'switchboard', userWritten: true };
 const keychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
@@ -147,10 +154,72 @@ describe('hasReference', () => {
     ['${X}', true],
     ['a ${X:-b} c', true],
     ['${secret:TOKEN}', true],
+    ['Bearer ${cmd:op read op://Private/GitHub/token}', true],
     ['plain', false],
     ['$X', false],
     ['${1BAD}', false],
   ])('%s -> %s', (value, expected) => {
     expect(hasReference(value)).toBe(expected);
+  });
+});
+
+describe('${cmd:…} in a server entry (SECURITY S4)', () => {
+  const PM = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/commands/password-manager.mjs');
+  const commands = new CommandSecrets({ loginPath: async () => process.env.PATH ?? '' });
+  const cmd = (item: string) => `\${cmd:${process.execPath} ${PM} read ${item}}`;
+
+  it('puts what the command prints into env values, args and headers of a server in servers.json', async () => {
+    const stdio = entry('gh', { command: 'gh-mcp', args: ['--token=' + cmd('op://vault/arg')], env: { GITHUB_TOKEN: cmd('op://vault/github') } });
+    const remote = entry('docs', { url: 'https://mcp.example.com/mcp', headers: { Authorization: `Bearer ${cmd('op://vault/docs')}` } });
+    const a = await expandServerConfig(stdio, {}, new MemoryVault(), commands);
+    const b = await expandServerConfig(remote, {}, new MemoryVault(), commands);
+    expect(a.ok && a.config.kind === 'stdio' && [a.config.args, a.config.env]).toEqual([['--token=value-of op://vault/arg'], { GITHUB_TOKEN: 'value-of op://vault/github' }]);
+    expect(b.ok && b.config.kind === 'remote' && b.config.headers).toEqual({ Authorization: 'Bearer value-of op://vault/docs' });
+  });
+
+  it.each([
+    ['a project file', { path: '/work/repo/.mcp.json', origin: 'project', userWritten: false }],
+    ["another client's file", { path: '/home/u/.cursor/mcp.json', origin: 'cursor', userWritten: false }],
+    ['a bundle', { path: '/home/u/.config/Switchboard/bundles.json', origin: 'bundle', userWritten: false }],
+  ] as const)('refuses it in %s, naming the file, and runs nothing', async (_what, from) => {
+    const marker = join(await mkdtemp(join(tmpdir(), 'sb-cmd-')), 'ran');
+    const result = validateServerEntry('evil', { command: 'x', env: { T: `\${cmd:${process.execPath} -e require('fs').writeFileSync('${marker}','1')}` } }, from);
+    if (!result.ok) throw new Error(result.message);
+    const expanded = await expandServerConfig(result.server, {}, new MemoryVault(), commands);
+    expect(expanded).toEqual({
+      ok: false,
+      message: `server "evil": \${cmd:${process.execPath} -e require('fs').writeFileSync('${marker}','1')} runs a command, which only Switchboard's own servers.json may ask for, not ${from.path}`,
+    });
+    expect(existsSync(marker)).toBe(false);
+  });
+
+  it('fails the server with the reason when the command fails', async () => {
+    const result = await expandServerConfig(entry('gh', { command: 'x', env: { T: cmd('op://vault/locked') } }), {}, new MemoryVault(), commands);
+    expect(result).toEqual({ ok: false, message: `server "gh": ${cmd('op://vault/locked')} failed (exit code 1); run it in a terminal to see why` });
+  });
+});
+
+describe("VS Code's and Cursor's variables in a project's file", () => {
+  it.each([
+    ['/work/repo/.vscode/mcp.json', 'vscode'],
+    ['/work/repo/.cursor/mcp.json', 'cursor'],
+  ] as const)('in %s: ${workspaceFolder} is the project folder, ${env:NAME} the environment', async (path, origin) => {
+    const result = validateServerEntry('git', { command: 'uvx', args: ['mcp-server-git', '--repository', '${workspaceFolder}', '--name=${workspaceFolderBasename}', '${userHome}/x'], env: { TOKEN: '${env:GIT_TOKEN}' } }, { path, origin, userWritten: false });
+    if (!result.ok) throw new Error(result.message);
+    const expanded = await expandServerConfig(result.server, { GIT_TOKEN: 't-1', HOME: '/home/me' }, new MemoryVault());
+    expect(expanded.ok && expanded.config.kind === 'stdio' && [expanded.config.args, expanded.config.env]).toEqual([
+      ['mcp-server-git', '--repository', '/work/repo', '--name=repo', '/home/me/x'],
+      { TOKEN: 't-1' },
+    ]);
+  });
+
+  it('leaves ${workspaceFolder} alone, with a warning, in a file that has no project folder', async () => {
+    const expanded = await expandServerConfig(entry('x', { command: 'x', args: ['${workspaceFolder}'] }), {}, new MemoryVault());
+    expect(expanded).toMatchObject({ ok: true, warnings: ['server "x": environment variable workspaceFolder is not set; "${workspaceFolder}" was left as is'] });
+  });
+
+  it('warns about an unset ${env:NAME} by its name, as for ${NAME}', async () => {
+    const expanded = await expandServerConfig(entry('x', { command: 'x', args: ['${env:NOPE_NOT_SET}'] }), {}, new MemoryVault());
+    expect(expanded).toMatchObject({ ok: true, warnings: ['server "x": environment variable NOPE_NOT_SET is not set; "${env:NOPE_NOT_SET}" was left as is'] });
   });
 });

@@ -30,7 +30,18 @@ describe('loadConfig', () => {
   it('loads nothing, with no problems, from an empty data home', async () => {
     const loaded = await loadConfig({ home });
     expect(loaded).toMatchObject({ servers: [], shadowed: {}, problems: [], mcpDisabled: false });
-    expect(loaded.files).toEqual([join(home, 'servers.json'), join(home, 'projects.json')]);
+    expect(loaded.files).toEqual([join(home, 'servers.json'), join(home, 'bundles.json'), join(home, 'projects.json')]);
+  });
+
+  it('reads installed bundles after servers.json, as a source the person did not write (trust needed)', async () => {
+    await put(join(home, 'servers.json'), { servers: { same: { command: 'mine' } } });
+    await put(join(home, 'bundles.json'), { servers: { same: { command: 'bundled' }, hello: { command: 'node', args: ['/b/index.js'] } }, bundles: {} });
+    const loaded = await loadConfig({ home, projectDirs: [] });
+    expect(loaded.servers.map((s) => [s.name, s.source])).toEqual([
+      ['same', { path: join(home, 'servers.json'), origin: 'switchboard', userWritten: true }],
+      ['hello', { path: join(home, 'bundles.json'), origin: 'bundle', userWritten: false }],
+    ]);
+    expect(loaded.shadowed).toEqual({ same: [join(home, 'bundles.json')] });
   });
 
   it('reads servers.json in both our shape and Claude Desktop\'s, with the top-level switch', async () => {
@@ -57,6 +68,7 @@ describe('loadConfig', () => {
     ]);
     expect(loaded.files).toEqual([
       join(home, 'servers.json'),
+      join(home, 'bundles.json'),
       join(proj, '.mcp.json'),
       join(proj, '.vscode/mcp.json'),
       join(proj, '.cursor/mcp.json'),

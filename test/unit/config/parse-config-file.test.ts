@@ -28,7 +28,7 @@ describe('parseConfigText', () => {
     const parsed = parseConfigText(beside, own);
     expect(parsed.servers.map((s) => s.name)).toEqual(['good']);
     expect(parsed.problems).toEqual([]);
-    expect(parseServerSnippet('{ "__proto__": { "command": "rm" } }').ok).toBe(false);
+    expect(parseServerSnippet('{ "__proto__": { "command": "rm" } }', own).ok).toBe(false);
   });
 
   it('reports invalid JSON with the file, line and column of the first error and loads nothing', () => {

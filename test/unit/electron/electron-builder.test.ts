@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { INSTALL_LINK_SCHEME } from '../../../src-main/electron/install-links';
 
 // js-yaml and app-builder-lib come with electron-builder; they have no types of their own here.
 const require = createRequire(import.meta.url);
@@ -22,6 +23,7 @@ interface BuilderConfig {
   linux: { target: string[]; icon: string };
   mac: { target: string[]; icon: string };
   win: { target: string[]; icon: string };
+  protocols: { name: string; schemes: string[] }[];
 }
 const config = yaml.load(text) as BuilderConfig;
 
@@ -48,6 +50,10 @@ describe('electron-builder.yml', () => {
     expect(config.mac.target).toEqual(['dmg']);
     expect(config.win.target).toEqual(['nsis']);
     for (const icon of [config.linux.icon, config.mac.icon, config.win.icon]) expect(existsSync(resolve(root, icon)), icon).toBe(true);
+  });
+
+  it('declares the switchboard: scheme the shell registers for install links, so the OS hands links to the app', () => {
+    expect(config.protocols).toEqual([{ name: 'Switchboard install link', schemes: [INSTALL_LINK_SCHEME] }]);
   });
 
   it("passes electron-builder's own schema check, which refuses an unknown option", async () => {

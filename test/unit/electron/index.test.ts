@@ -50,6 +50,7 @@ async function standIns() {
   electron.app.lockGranted = true;
   electron.app.quitRequests = 0;
   electron.app.quitted = false;
+  electron.app.protocolClients.length = 0;
   electron.nativeTheme.reset();
   return electron;
 }
@@ -64,7 +65,7 @@ describe('the Electron composition root', () => {
   it('sets the data home as userData and registers app:// before taking the single-instance lock and before ready', async () => {
     const { app, callOrder, protocol } = await boot();
     expect(app.getPath('userData')).toBe(home);
-    expect(callOrder).toEqual(['setPath userData', 'registerSchemesAsPrivileged', 'requestSingleInstanceLock']);
+    expect(callOrder).toEqual(['setPath userData', 'registerSchemesAsPrivileged', 'requestSingleInstanceLock', 'setAsDefaultProtocolClient switchboard']);
     expect(protocol.privileged).toEqual([
       { scheme: 'app', privileges: { standard: true, secure: true, corsEnabled: true } },
       { scheme: 'switchboard-sandbox', privileges: { standard: true, secure: true } },
@@ -81,6 +82,35 @@ describe('the Electron composition root', () => {
     await new Promise((settle) => setImmediate(settle));
     expect(electron.TestBrowserWindow.instances).toEqual([]);
     expect(electron.ipcMain.handlers.size).toBe(0);
+    // The running instance is the link handler; this one only passes its arguments on.
+    expect(electron.app.protocolClients).toEqual([]);
+  });
+
+  it('opens the install form for a switchboard:// link it was launched with or handed later, never installing by itself (B3)', async () => {
+    const argv = process.argv;
+    process.argv = [...argv, 'switchboard://install?catalog=memory&name=mem'];
+    const { app, ipcMain, TestBrowserWindow, TestEvent } = await boot().finally(() => (process.argv = argv));
+    const frame = { url: 'app://switchboard/index.html', parent: null };
+    const take = () => ipcMain.invoke(invokeChannel('takeInstallLink'), frame, {});
+    // Before ready the core does not exist: the link waits.
+    app.becomeReady();
+    await vi.waitFor(() => expect(TestBrowserWindow.instances).toHaveLength(1));
+    const win = TestBrowserWindow.instances[0]!;
+    await vi.waitFor(() => expect(win.webContents.sent).toContainEqual(['switchboard:event:installLinkOffered', {}]));
+    expect(await take()).toEqual({ ok: true, value: { kind: 'catalog', catalog: 'memory', name: 'mem' } });
+    expect(await take()).toEqual({ ok: true, value: null });
+
+    win.hide();
+    const sneaky = Buffer.from(JSON.stringify({ command: 'sh', args: ['-c', 'echo ${secret:github-token}'] })).toString('base64url');
+    app.emit('second-instance', new TestEvent(), ['/opt/Switchboard/switchboard', `switchboard://install?config=${sneaky}`], '/');
+    expect(win.visible).toBe(true);
+    expect(await take()).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: "the install link's config uses ${…}, which a link may not (it could read your secrets)" },
+    });
+    expect(readFileSync(join(home, 'servers.json'), 'utf8')).not.toContain('sh');
+    app.quit();
+    await vi.waitFor(() => expect(app.quitted).toBe(true), { timeout: 20_000 });
   });
 
   it('runs the app: protocol, IPC over the core, a hardened window, the tray; close hides; quit stops the core first', async () => {
@@ -97,7 +127,7 @@ describe('the Electron composition root', () => {
         },
       }),
     );
-    const { app, ipcMain, protocol, Tray, TestBrowserWindow } = await boot();
+    const { app, ipcMain, protocol, Tray, TestBrowserWindow, TestEvent } = await boot();
     app.becomeReady();
     await vi.waitFor(() => expect(TestBrowserWindow.instances).toHaveLength(1));
     const win = TestBrowserWindow.instances[0]!;
@@ -135,7 +165,7 @@ describe('the Electron composition root', () => {
     win.close();
     expect([win.visible, win.destroyed]).toEqual([false, false]);
     expect(JSON.parse(readFileSync(join(home, 'settings.json'), 'utf8'))).toEqual({ 'window.bounds': { x: 10, y: 20, width: 1100, height: 760 } });
-    app.emit('second-instance');
+    app.emit('second-instance', new TestEvent(), ['/opt/Switchboard/switchboard'], '/');
     expect(win.visible).toBe(true);
 
     app.quit();

@@ -244,6 +244,13 @@ export class TestApp extends EventEmitter {
     return '0.0.0-test';
   }
   setAppUserModelId(): void {}
+  /** What setAsDefaultProtocolClient was asked, in order: [scheme, path?, args?]. */
+  readonly protocolClients: unknown[][] = [];
+  setAsDefaultProtocolClient(...args: unknown[]): boolean {
+    callOrder.push(`setAsDefaultProtocolClient ${String(args[0])}`);
+    this.protocolClients.push(args);
+    return true;
+  }
   requestSingleInstanceLock(): boolean {
     callOrder.push('requestSingleInstanceLock');
     return this.lockGranted;

@@ -1,0 +1,99 @@
+import { mkdir, readdir, readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { KeytarVault, keychainServiceFor } from '../../src-main/core/secrets/keytar-vault';
+import { packFixture, writeZip } from '../support/bundles';
+import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { startWebApp, type RunningWebApp } from './support/web-app';
+
+const missing = chromiumMissingReason() ?? (process.env.SWITCHBOARD_TEST_KEYCHAIN === '1' ? undefined : 'no test keychain (run under bash test/with-keychain.sh)');
+if (missing) console.warn(`bundle install e2e skipped: ${missing}`);
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
+
+describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the servers page (web mode, Chromium, real keychain)', () => {
+  let browser: Browser;
+  let app: RunningWebApp | undefined;
+  let hello: string;
+  beforeAll(async () => {
+    [browser, hello] = await Promise.all([launchChromium(), packFixture()]);
+    await mkdir('test-results', { recursive: true });
+  }, 60_000);
+  afterAll(async () => {
+    await app?.stop();
+    await browser?.close();
+  });
+
+  async function open(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
+    await page.goto(app!.url);
+    await page.getByRole('heading', { name: 'Servers' }).waitFor();
+    return page;
+  }
+  const row = (page: Page, name: string) => page.locator(`[data-server="${name}"]`);
+
+  it('picks a file, shows what it runs and asks for, keeps the sensitive value in the keychain, and runs only after approval', async () => {
+    app = await startWebApp();
+    const page = await open();
+    await page.getByRole('button', { name: 'Install bundle' }).click();
+    await page.locator('input[type="file"]').setInputFiles(hello);
+    const form = page.getByRole('form', { name: 'Install Hello Bundle' });
+    await form.waitFor();
+    await expect(form.locator('[data-field="command"]').textContent()).resolves.toBe('node');
+    expect(await form.locator('[data-field="args"] li').allTextContents()).toEqual(['${__dirname}/server/index.js', '--greeting', '${user_config.greeting}', '${user_config.folders}']);
+    expect(await form.locator('[data-field="env"]').textContent()).toContain('HELLO_API_KEY=${user_config.api_key}');
+    await form.locator('[data-setting="api_key"] input').fill('sk-e2e-secret');
+    await form.locator('[data-setting="greeting"] input').fill('hi from e2e');
+    await page.screenshot({ path: 'test-results/bundle-install-form.png', fullPage: true });
+    await form.getByRole('button', { name: 'Install' }).click();
+
+    // Installed, but blocked: the trust card shows exactly what will run.
+    await poll(() => row(page, 'hello-bundle').getAttribute('data-state')).toBe('trust_required');
+    const card = row(page, 'hello-bundle').getByRole('region', { name: 'Approve hello-bundle' });
+    await card.waitFor();
+    expect(await card.locator('[data-field="args"] li').first().textContent()).toMatch(/\/bundles\/hello-bundle\/[0-9a-f]{16}\/server\/index\.js$/);
+    await page.screenshot({ path: 'test-results/bundle-trust-card.png', fullPage: true });
+
+    const vault = new KeytarVault(keychainServiceFor({ SWITCHBOARD_HOME: app.home }));
+    expect(await vault.get('bundle.hello-bundle.api_key')).toBe('sk-e2e-secret');
+    expect(await readFile(`${app.home}/bundles.json`, 'utf8')).not.toContain('sk-e2e-secret');
+
+    await card.getByRole('button', { name: 'Approve and run' }).click();
+    await poll(() => row(page, 'hello-bundle').getAttribute('data-state')).toBe('connected');
+    expect(await row(page, 'hello-bundle').locator('.badge').allTextContents()).toContain('bundle 1.0.0');
+    await page.screenshot({ path: 'test-results/bundle-connected.png', fullPage: true });
+
+    // Uninstall from its row: files and keychain entry go.
+    await row(page, 'hello-bundle').getByRole('button', { name: 'Uninstall' }).click();
+    await row(page, 'hello-bundle').getByRole('group').getByRole('button', { name: 'Uninstall' }).click();
+    await poll(() => row(page, 'hello-bundle').count()).toBe(0);
+    expect(await vault.get('bundle.hello-bundle.api_key')).toBeUndefined();
+    expect((await readdir(`${app.home}/bundles`)).filter((f) => !f.startsWith('.'))).toEqual([]);
+  }, 90_000);
+
+  it('takes a bundle dropped on the page, and shows the exact error for a bad one', async () => {
+    app ??= await startWebApp();
+    const page = await open();
+    const drop = async (path: string, name: string) => {
+      const bytes = [...(await readFile(path))];
+      const transfer = await page.evaluateHandle(
+        ({ bytes, name }) => {
+          const data = new DataTransfer();
+          data.items.add(new File([new Uint8Array(bytes)], name));
+          return data;
+        },
+        { bytes, name },
+      );
+      await page.getByRole('region', { name: 'Servers', exact: true }).dispatchEvent('drop', { dataTransfer: transfer });
+    };
+    await drop(await writeZip({ '../evil.js': new TextEncoder().encode('x') }), 'evil.mcpb');
+    await poll(() => page.getByRole('alert').textContent()).toBe('bundle entry "../evil.js" would be written outside the bundle folder (".."); nothing was installed');
+    await page.waitForTimeout(500);
+    // Still there: the panel does not read the file again by itself.
+    expect(await page.getByText('Reading the bundle…').count()).toBe(0);
+    await page.screenshot({ path: 'test-results/bundle-bad.png', fullPage: true });
+
+    await drop(hello, 'hello.mcpb');
+    await page.getByRole('form', { name: 'Install Hello Bundle' }).waitFor();
+    expect(await page.locator('input[name="server-name"]').inputValue()).toBe('hello-bundle');
+  }, 60_000);
+});

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import type { BundleFieldView } from '../../../src-preload/contract';
+import { defaultHint, formPayload, initialInputs } from '../../../src-renderer/lib/install/bundle-form';
+import { toBase64 } from '../../../src-renderer/lib/install/bundle-upload';
+
+const field = (over: Partial<BundleFieldView>): BundleFieldView => ({ key: 'k', type: 'string', title: 'K', description: '', required: false, sensitive: false, multiple: false, ...over });
+const fields = [
+  field({ key: 'token', sensitive: true, required: true }),
+  field({ key: 'dirs', type: 'directory', multiple: true, default: ['${HOME}'] }),
+  field({ key: 'limit', type: 'number', default: 5 }),
+  field({ key: 'verbose', type: 'boolean', default: true }),
+  field({ key: 'name' }),
+];
+
+describe('the bundle install form', () => {
+  it('starts text fields empty so defaults apply, with the default as a hint', () => {
+    expect(initialInputs(fields)).toEqual({ token: '', dirs: '', limit: '', verbose: true, name: '' });
+    expect(fields.map(defaultHint)).toEqual(['', 'default: ${HOME}', 'default: 5', '', '']);
+  });
+
+  it('sends sensitive values as secrets only, lists one per line, numbers as numbers, and leaves empty fields out', () => {
+    expect(formPayload(fields, { token: 'sk-1', dirs: ' /a \n\n/b c\n', limit: '7', verbose: false, name: '' })).toEqual({
+      values: { dirs: ['/a', '/b c'], limit: 7, verbose: false },
+      secrets: { token: 'sk-1' },
+    });
+  });
+
+  it('encodes chunks as base64 exactly, past the 32 KiB slice boundary', () => {
+    const bytes = new Uint8Array(70_000).map((_, i) => i % 251);
+    expect(toBase64(bytes)).toBe(Buffer.from(bytes).toString('base64'));
+  });
+});
