@@ -13,6 +13,8 @@ import { bigResultEndToEnd } from './figures/big-result-e2e';
 import { chatScroll } from './figures/chat-scroll';
 import { mainProcessRss } from './figures/rss';
 import { toolCalls } from './figures/tool-calls';
+import { toolSearchQuality, toolTokens } from './figures/tool-budget';
+import { startToUsable } from './figures/start-to-usable';
 import { toolsReady } from './figures/tools-ready';
 import { warmStart } from './figures/warm-start';
 import type { Figure, Target } from './lib/figure';
@@ -37,7 +39,10 @@ const benches: Bench[] = [
     target: { kind: 'absolute', max: 50, unit: 'ms' },
     run: () => warmStart([1, 10, 50], (n) => (n === 50 ? 3 : 5), (n) => (n === 50 ? 1 : 3)),
   },
+  { id: 'start-usable', title: 'start to usable in web mode', unit: 'ms', target: { kind: 'absolute', max: 1000, unit: 'ms' }, run: () => startToUsable([10, 50], 3) },
   { id: 'calls', title: '1,000 sequential tools/call', unit: 'ms', target: { kind: 'ratio', max: 1.1 }, run: () => toolCalls(15) },
+  { id: 'tool-tokens', title: 'tool tokens per turn, 2,000 tools', unit: 'tokens', target: { kind: 'ratio', max: 0.1 }, run: () => toolTokens() },
+  { id: 'search', title: 'tool search quality', unit: '', target: { kind: 'minimum', min: 0.95, unit: '' }, run: () => toolSearchQuality() },
   { id: 'catalog-build', title: 'catalog build, 2,000 tools', unit: 'ms', target: { kind: 'absolute', max: 50, unit: 'ms' }, run: () => catalogBuild(15) },
   { id: 'big-result-map', title: '10 MB text result mapped', unit: 'ms', target: { kind: 'absolute', max: 20, unit: 'ms' }, run: () => bigResultMapping(7) },
   { id: 'big-result-e2e', title: '10 MB text result end to end', unit: 'ms', target: { kind: 'report' }, run: () => bigResultEndToEnd(3) },

@@ -15,6 +15,7 @@ import { discoverInvokes, installInvokes, installLinkEvents, installLinkInvokes 
 import { grantInvokes } from './contract/grants';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
+import { toolBudgetInvokes } from './contract/tool-budget';
 import { toolRunInvokes } from './contract/tool-run';
 
 export * from './contract/apps';
@@ -27,12 +28,14 @@ export * from './contract/install';
 export * from './contract/grants';
 export * from './contract/servers';
 export * from './contract/secret-migration';
+export * from './contract/tool-budget';
 export * from './contract/tool-run';
 export * from './contract/tools';
 
 export const invokes = {
   ...serverInvokes,
   ...toolRunInvokes,
+  ...toolBudgetInvokes,
   ...configInvokes,
   ...installInvokes,
   ...discoverInvokes,

@@ -4,6 +4,8 @@ import type { Stats } from './stats';
 export type Target =
   | { kind: 'ratio'; max: number }
   | { kind: 'absolute'; max: number; unit: string }
+  /** A floor on the Switchboard median (a quality figure such as recall). */
+  | { kind: 'minimum'; min: number; unit: string }
   | { kind: 'report' };
 
 export type Verdict = 'PASS' | 'MISS' | 'reported' | 'n/a';
@@ -54,6 +56,8 @@ function verdictOf(target: Target, sb: number | undefined, ratio: number | undef
       return 'reported';
     case 'absolute':
       return sb <= target.max ? 'PASS' : 'MISS';
+    case 'minimum':
+      return sb >= target.min ? 'PASS' : 'MISS';
     case 'ratio':
       if (ratio === undefined) return 'n/a';
       return ratio <= target.max ? 'PASS' : 'MISS';
@@ -73,6 +77,8 @@ export function describeTarget(target: Target): string {
       return `ratio ≤ ${target.max.toFixed(2)}`;
     case 'absolute':
       return `≤ ${target.max} ${target.unit}`;
+    case 'minimum':
+      return `≥ ${target.min}${target.unit ? ` ${target.unit}` : ''}`;
     case 'report':
       return 'reported';
     default:

@@ -13,4 +13,8 @@ export { buildCatalog } from '../../src-main/core/mcp/tool-catalog';
 export { startWebHost } from '../../src-main/host/web-host';
 export { WS_PATH } from '../../src-main/host/ws-protocol';
 export { CoreCallPath } from './core-call-path';
+export { ToolLoading } from '../../src-main/core/tools/tool-loading';
+export { FIND_TOOLS_DEFINITION, runFindTools } from '../../src-main/core/tools/find-tools';
+export { schemaTokens } from '../../src-main/core/tools/tool-tokens';
+export { visibleTo } from '../../src-preload/contract/tools';
 export { isInvokeName } from '../../src-preload/contract';

@@ -18,4 +18,9 @@ export const {
   WS_PATH,
   isInvokeName,
   CoreCallPath,
+  ToolLoading,
+  FIND_TOOLS_DEFINITION,
+  runFindTools,
+  schemaTokens,
+  visibleTo,
 } = shipped;

@@ -1,7 +1,9 @@
 // Child process for the WebSocket bridge figure: the browser's side of web mode, in its own
 // process as a browser would be. The parent sends { url, origin, server, tool, args, expect } once,
 // then { run: n } for each block; the child times n sequential runTool invokes (the tools panel's
-// Run) and replies { ms }.
+// Run) and replies { ms }. For the bridge's physical floor the parent sends { floor: { url, expect } }
+// once, then { runFloor: n }: n sequential round trips on a bare WebSocket to a parent that answers
+// each with a raw SDK callTool.
 import WebSocket from 'ws';
 import type { WsApi } from '../../src-renderer/lib/api/ws-client';
 import { createWsApi } from '../lib/shipped-ws-client';
@@ -18,6 +20,22 @@ interface Setup {
 
 let bridge: WsApi | undefined;
 let setup: Setup | undefined;
+let floor: { socket: WebSocket; expect: string } | undefined;
+
+async function runFloorBlock(count: number): Promise<number> {
+  if (!floor) throw new Error('ws-client-probe: runFloor before floor');
+  const { socket, expect } = floor;
+  const started = performance.now();
+  for (let i = 0; i < count; i++) {
+    const reply = await new Promise<string>((resolve) => {
+      socket.once('message', (data) => resolve(String(data)));
+      socket.send(JSON.stringify({ i }));
+    });
+    const first = (JSON.parse(reply) as { content?: { text?: string }[] }).content?.[0];
+    if (first?.text !== expect) throw new Error(`the bare WebSocket round trip returned ${reply}`);
+  }
+  return performance.now() - started;
+}
 
 async function runBlock(count: number): Promise<number> {
   if (!bridge || !setup) throw new Error('ws-client-probe: run before setup');
@@ -32,9 +50,19 @@ async function runBlock(count: number): Promise<number> {
   return performance.now() - started;
 }
 
-process.on('message', (message: { setup?: Setup; run?: number; stop?: true }) => {
+process.on('message', (message: { setup?: Setup; run?: number; floor?: { url: string; expect: string }; runFloor?: number; stop?: true }) => {
   const reply = (body: object) => process.send?.(body);
-  if (message.setup) {
+  if (message.floor) {
+    const socket = new WebSocket(message.floor.url);
+    floor = { socket, expect: message.floor.expect };
+    socket.once('open', () => reply({ ready: true }));
+    socket.once('error', (error) => reply({ error: error.message }));
+  } else if (message.runFloor !== undefined) {
+    runFloorBlock(message.runFloor).then(
+      (ms) => reply({ ms }),
+      (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
+    );
+  } else if (message.setup) {
     setup = message.setup;
     const origin = setup.origin;
     // Node's ws sends no Origin unless told; the host requires one (SECURITY T2), as a browser sends it.
@@ -52,6 +80,7 @@ process.on('message', (message: { setup?: Setup; run?: number; stop?: true }) =>
     );
   } else if (message.stop) {
     bridge?.close();
+    floor?.socket.close();
     process.exit(0);
   }
 });

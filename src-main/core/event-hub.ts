@@ -11,6 +11,11 @@ export class EventHub {
     return () => this.listeners.delete(listener);
   }
 
+  /** Anyone listening: a snapshot that costs work (tool token counts) is built only for a listener. */
+  get listening(): boolean {
+    return this.listeners.size > 0;
+  }
+
   emit<K extends EventName>(name: K, payload: EventPayload<K>): void {
     for (const listener of this.listeners) listener(name, payload);
   }

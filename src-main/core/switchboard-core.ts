@@ -101,7 +101,10 @@ export class SwitchboardCore {
       clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },
       ...deps.mcp,
     });
-    this.mcp.onChange(() => this.events.emit('serversChanged', this.snapshot()));
+    // Without a listener (the CLI) no snapshot is built: it counts tool tokens, which loads the tokenizer.
+    this.mcp.onChange(() => {
+      if (this.events.listening) this.events.emit('serversChanged', this.snapshot());
+    });
     const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: this.log, events: this.events, mcp: this.mcp });
     this.chat = chat.service;
     this.chatHandlers = chat.handlers;
@@ -151,8 +154,11 @@ export class SwitchboardCore {
   }
 
   snapshot(): ServersSnapshot {
-    const servers = this.mcp.statuses().map((s) => serverView(s, this.shadowed[s.name] ?? []));
-    return { servers, problems: this.problems, status: aggregateStatus(servers, this.mcpDisabled), configPath: this.configPath };
+    const loading = this.chat.loading;
+    const servers = this.mcp.statuses().map((s) =>
+      serverView(s, this.shadowed[s.name] ?? [], { schemaTokens: loading.serverTokens(s.name), pinned: this.mcp.settings.isServerPinned(s.name) }),
+    );
+    return { servers, problems: this.problems, status: aggregateStatus(servers, this.mcpDisabled), configPath: this.configPath, toolBudget: loading.budgetView() };
   }
 
   /** The diagnostics zip: versions, OS, states, recent logs and stderr, config with every secret replaced. */
@@ -241,9 +247,28 @@ export class SwitchboardCore {
       },
       serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
       // The panel shows the same poisoning warnings as the approval dialog (SECURITY A2).
-      listTools: async ({ server }) => this.mcp.tools(server).map((tool) => ({ ...tool, flags: flagToolDefinition(tool) })),
+      listTools: async ({ server }) =>
+        this.mcp.tools(server).map((tool) => ({
+          ...tool,
+          flags: flagToolDefinition(tool),
+          tokens: this.chat.loading.tokens(tool),
+          pinned: this.mcp.settings.isPinned(tool.server, tool.name),
+          serverPinned: this.mcp.settings.isServerPinned(tool.server),
+        })),
       setToolEnabled: async ({ qualifiedName, enabled }) => {
         await this.mcp.setToolEnabled(qualifiedName, enabled);
+        return null;
+      },
+      setToolPinned: async ({ qualifiedName, pinned }) => {
+        await this.mcp.setToolPinned(qualifiedName, pinned);
+        return null;
+      },
+      setServerPinned: async ({ name, pinned }) => {
+        await this.mcp.setServerPinned(name, pinned);
+        return null;
+      },
+      setToolBudget: async (budget) => {
+        await this.mcp.setToolBudget(budget);
         return null;
       },
       listResources: async ({ name }) => ({

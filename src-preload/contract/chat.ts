@@ -143,6 +143,15 @@ export interface ToolCallRequest {
   argsError?: string;
 }
 
+/** A tool the search tool loaded for the rest of a conversation (tools on demand). */
+export interface LoadedTool {
+  /** Namespaced name, as offered to the model. */
+  name: string;
+  server: string;
+  tool: string;
+  title?: string;
+}
+
 export type ToolCallState = 'awaiting_approval' | 'running' | 'succeeded' | 'failed' | 'denied' | 'cancelled';
 
 export interface ToolCallOutcome {
@@ -163,13 +172,22 @@ export interface ToolCallOutcome {
   error?: string;
   /** The failure's class and fix (also told to the model). */
   diagnosis?: Diagnosis;
+  /** Tools this call (the search tool) loaded for the rest of the conversation. */
+  loaded?: LoadedTool[];
   /** What the model was told. */
   textForModel: string;
 }
 
+/** A search the provider ran itself (Anthropic's tool search over tools sent with `defer_loading`), and what it loaded. */
+export interface ProviderToolSearch {
+  id: string;
+  query: string;
+  loaded: LoadedTool[];
+}
+
 export type ChatMessage =
   | { role: 'user'; text: string; at: number }
-  | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[]; at: number }
+  | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[]; at: number; toolSearches?: ProviderToolSearch[] }
   | { role: 'tool'; results: ToolCallOutcome[]; at: number };
 
 export interface ConversationSummary {
@@ -217,6 +235,8 @@ export interface ToolCallCard {
   appUri?: string;
   error?: string;
   diagnosis?: Diagnosis;
+  /** Tools this call (the search tool) loaded for the rest of the conversation. */
+  loaded?: LoadedTool[];
 }
 
 // ---- Settings ----

@@ -2,10 +2,19 @@
 import { z } from 'zod';
 import { empty, out, serverName, type Diagnosis } from './common';
 import type { TextFlag } from './chat';
+import type { ToolBudgetView } from './tool-budget';
 import type { CatalogTool } from './tools';
 
 /** A tool as the tools panel lists it: the catalog entry and main's poisoning flags on its text (SECURITY A2). */
-export type ToolListing = CatalogTool & { flags: TextFlag[] };
+export type ToolListing = CatalogTool & {
+  flags: TextFlag[];
+  /** Schema tokens this tool costs on every turn it is offered to the model. */
+  tokens: number;
+  /** Always loaded for the model, by this tool's own pin or its server's. */
+  pinned: boolean;
+  /** Pinned by its server's pin (the tool's own pin cannot undo that). */
+  serverPinned: boolean;
+};
 
 export type ServerStateKind =
   | 'disabled'
@@ -36,6 +45,10 @@ export interface ServerView {
   toolsPending?: boolean;
   /** Same name in lower-priority sources, listed but never merged. */
   shadowed: string[];
+  /** Schema tokens of this server's enabled tools the model may see. */
+  schemaTokens: number;
+  /** Every tool of this server is always loaded for the model. */
+  pinned: boolean;
 }
 
 export interface ConfigProblem {
@@ -62,6 +75,7 @@ export interface ServersSnapshot {
   problems: ConfigProblem[];
   status: AggregateStatus;
   configPath: string;
+  toolBudget: ToolBudgetView;
 }
 
 export interface ServerLogs {

@@ -78,7 +78,7 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       const tools = page.getByRole('region', { name: 'Tools of everything' });
       await tools.getByLabel('Disable tool echo', { exact: true }).uncheck();
       await poll(() => tools.getByLabel('Enable tool echo', { exact: true }).count()).toBe(1);
-      expect(JSON.parse(await readFile(join(app.home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { everything: ['echo'] } });
+      expect(JSON.parse(await readFile(join(app.home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { everything: ['echo'] }, pinned: { servers: [], tools: {} }, budget: { threshold: 10_000, mode: 'auto' } });
       await row(page, 'everything').getByRole('button', { name: 'Logs' }).click();
       await page.getByRole('region', { name: 'Logs of everything' }).waitFor();
       expect(pageErrors).toEqual([]);

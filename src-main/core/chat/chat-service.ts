@@ -12,6 +12,7 @@ import type { ChatProvider } from './providers/chat-provider';
 import { apiKeyName, ChatSettingsStore, chatSettingsFile, createProvider, LOCAL_OPENAI_COMPATIBLE_URL, probeLocalModel, settingsView } from './providers/provider-settings';
 import { registerServerRequestHandlers, type ServerRequestDeps } from './server-requests';
 import { ToolCaller, type ToolSource } from '../tools/tool-caller';
+import { DEFAULT_LOADING_SETTINGS, ToolLoading, type ToolLoadingSettings } from '../tools/tool-loading';
 
 export interface ChatServiceDeps {
   home: string;
@@ -22,6 +23,8 @@ export interface ChatServiceDeps {
   emit: (event: ChatEvent | BrokerEvent) => void;
   /** Where tools come from: the MCP manager (a test may bring SDK clients of its own). */
   tools: ToolSource;
+  /** Budget and pins for tools on demand (the MCP manager's tool settings); the defaults when absent. */
+  toolSettings?: ToolLoadingSettings;
   /** The `approval` field of the server's config ("ask" when unknown). */
   serverApproval: (server: string) => ServerApproval;
   clock?: Clock;
@@ -38,6 +41,8 @@ export class ChatService {
   readonly sessions: ChatSessions;
   /** The one call path for every caller: the chat, the tools panel, MCP Apps, the CLI. */
   readonly caller: ToolCaller;
+  /** Schema tokens, the budget, and tools on demand over the caller's model tools. */
+  readonly loading: ToolLoading;
   private readonly clock: Clock;
 
   constructor(private readonly deps: ChatServiceDeps) {
@@ -55,10 +60,12 @@ export class ChatService {
       clock: this.clock,
     });
     this.caller = new ToolCaller({ source: deps.tools, broker: this.broker });
+    this.loading = new ToolLoading({ all: () => deps.tools.tools(), candidates: () => this.caller.modelTools(), settings: deps.toolSettings ?? DEFAULT_LOADING_SETTINGS });
     this.sessions = new ChatSessions({
       store: this.conversations,
       broker: this.broker,
       tools: this.caller,
+      loading: this.loading,
       provider: () => this.provider(),
       emit: (event) => this.emit(event),
       clock: this.clock,

@@ -8,6 +8,7 @@ import type {
   ChatMessage,
   ChatTurnState,
   Conversation,
+  ProviderToolSearch,
   ToolCallCard,
   ToolCallOutcome,
   ToolCallRequest,
@@ -24,6 +25,12 @@ import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
 import { toolUi } from '../../../src-preload/contract/tools';
 import type { ToolCaller } from '../tools/tool-caller';
+import { FIND_TOOLS, runFindTools } from '../tools/find-tools';
+import type { ToolLoading } from '../tools/tool-loading';
+import { providerSearch, turnTools } from './tool-offer';
+
+/** The name a provider's own tool search shows under in the chat. */
+export const PROVIDER_SEARCH = 'tool_search';
 
 /** The card's error and its class, for a call that was refused or failed. */
 function failed(error: AppFailure): Pick<ToolCallOutcome, 'error' | 'diagnosis'> {
@@ -51,6 +58,8 @@ export interface ChatSessionDeps {
   broker: ApprovalBroker;
   /** The one call path: the tools offered to the model, and the call itself (enabled, schema, approval). */
   tools: Pick<ToolCaller, 'modelTools' | 'call'>;
+  /** Tools on demand: which tools a turn offers, and the search tool. Without it every model tool is offered. */
+  loading?: Pick<ToolLoading, 'plan' | 'search'>;
   /** Resolved at each message, so settings changes apply to the next turn. */
   provider: () => Promise<ChatProvider>;
   emit: (event: ChatEvent) => void;
@@ -130,14 +139,15 @@ export class ChatSessions {
     try {
       for (let round = 0; round < maxRounds; round++) {
         this.state(id, 'streaming');
-        const tools = this.deps.tools.modelTools();
+        const { deferred, ...tools } = turnTools(conversation.messages, provider, () => this.deps.tools.modelTools(), this.deps.loading);
         let text = '';
         const calls: ToolCallRequest[] = [];
+        const searches: ProviderToolSearch[] = [];
         try {
           const stream = provider.streamTurn({
             system: this.deps.system ?? DEFAULT_SYSTEM_PROMPT,
             messages: conversation.messages,
-            tools: tools.map((t) => ({ name: t.qualifiedName, description: t.description ?? '', inputSchema: t.inputSchema })),
+            ...tools,
             signal,
           });
           for await (const event of stream) {
@@ -145,13 +155,19 @@ export class ChatSessions {
               text += event.delta;
               this.deps.emit({ name: 'chatDelta', payload: { conversationId: id, text: event.delta } });
             } else if (event.type === 'tool_call') calls.push(event.call);
+            else if (event.type === 'tool_search') {
+              const search = providerSearch(event, deferred);
+              searches.push(search);
+              const card = { conversationId: id, callId: search.id, name: PROVIDER_SEARCH, args: { query: search.query }, state: 'succeeded' as const, because: `${provider.label} searched for "${search.query}"`, loaded: search.loaded };
+              this.deps.emit({ name: 'toolCallUpdated', payload: card });
+            }
           }
         } catch (error) {
           if (!signal.aborted) throw new Error(`${provider.label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
           if (text) await this.commit(conversation, { role: 'assistant', text, toolCalls: [], at: this.clock.now() });
           return { outcome: 'cancelled' };
         }
-        await this.commit(conversation, { role: 'assistant', text, toolCalls: calls, at: this.clock.now() });
+        await this.commit(conversation, { role: 'assistant', text, toolCalls: calls, at: this.clock.now(), ...(searches.length ? { toolSearches: searches } : {}) });
         if (calls.length === 0) return { outcome: 'done' };
         const results: ToolCallOutcome[] = [];
         for (const call of calls) results.push(await this.runCall(id, call, turn));
@@ -170,13 +186,18 @@ export class ChatSessions {
     let base: Pick<ToolCallOutcome, 'callId' | 'name' | 'server' | 'tool' | 'appUri'> = { callId: call.id, name: call.name };
     const card = (patch: Omit<ToolCallCard, 'conversationId' | 'callId' | 'name' | 'server' | 'tool' | 'appUri'>) =>
       this.deps.emit({ name: 'toolCallUpdated', payload: { conversationId, ...base, ...patch } });
-    const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, extra: Pick<ToolCallOutcome, 'result' | 'because' | 'elapsedMs' | 'error' | 'diagnosis'> = {}): ToolCallOutcome => {
+    const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, extra: Pick<ToolCallOutcome, 'result' | 'because' | 'elapsedMs' | 'error' | 'diagnosis' | 'loaded'> = {}): ToolCallOutcome => {
       card({ args, state, ...extra });
       return { ...base, args, state, ...extra, textForModel };
     };
 
     if (turn.controller.signal.aborted) return finish('cancelled', call.args, 'The user cancelled this tool call before it ran.');
     if (call.argsError) return finish('failed', call.args, `Tool call refused: ${call.argsError}.`, { error: call.argsError });
+    if (call.name === FIND_TOOLS && this.deps.loading) {
+      const found = runFindTools(this.deps.loading, call.args);
+      if (!found.ok) return finish('failed', call.args, `Tool call refused: ${found.error}.`, { error: found.error });
+      return finish('succeeded', call.args, found.textForModel, { loaded: found.loaded, because: `searched for "${found.query}"` });
+    }
 
     const controller = new AbortController();
     const onTurnAbort = () => controller.abort(CANCELLED_BY_USER);

@@ -10,7 +10,7 @@ export interface CreateChatDeps {
   opener: UrlOpener;
   logger: Logger;
   events: EventHub;
-  mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig'>;
+  mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig' | 'settings'>;
   localProbeUrl?: string;
 }
 
@@ -26,6 +26,7 @@ export function createChat(deps: CreateChatDeps): { service: ChatService; handle
     logger: deps.logger,
     emit: emitToHub(deps.events),
     tools: deps.mcp,
+    toolSettings: deps.mcp.settings,
     serverApproval: (server) => deps.mcp.serverConfig(server)?.approval ?? 'ask',
     ...(deps.localProbeUrl ? { localProbeUrl: deps.localProbeUrl } : {}),
   });

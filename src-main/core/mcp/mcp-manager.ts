@@ -30,6 +30,7 @@ import { buildCatalog, type Catalog, type CatalogTool } from './tool-catalog';
 import { ToolCache } from './tool-cache';
 import type { NameCollision } from './tool-naming';
 import { ToolSettings } from './tool-settings';
+import type { ToolBudget } from '../../../src-preload/contract/tool-budget';
 
 export interface McpManagerDeps {
   /** Data home: tool cache and per-tool settings live here. */
@@ -304,6 +305,26 @@ export class McpManager {
     const tool = this.lookupTool(qualifiedName);
     if (!tool) throw new AppFailure('not_found', `no tool named "${qualifiedName}"`);
     await this.settings.set(tool.server, tool.name, enabled);
+    this.changed();
+  }
+
+  /** Always load this tool for the model when tools load on demand. */
+  async setToolPinned(qualifiedName: string, pinned: boolean): Promise<void> {
+    const tool = this.lookupTool(qualifiedName);
+    if (!tool) throw new AppFailure('not_found', `no tool named "${qualifiedName}"`);
+    await this.settings.setToolPinned(tool.server, tool.name, pinned);
+    this.changed();
+  }
+
+  /** Always load every tool of this server for the model when tools load on demand. */
+  async setServerPinned(name: string, pinned: boolean): Promise<void> {
+    this.require(name);
+    await this.settings.setServerPinned(name, pinned);
+    this.changed();
+  }
+
+  async setToolBudget(budget: ToolBudget): Promise<void> {
+    await this.settings.setBudget(budget);
     this.changed();
   }
 

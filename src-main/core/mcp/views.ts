@@ -11,7 +11,7 @@ import { diagnoseServer } from '../diagnosis/server-diagnosis';
 import type { ServerStatus } from './mcp-manager';
 
 /** Serializable views for the UI; only plain data leaves the core. */
-export function serverView(status: ServerStatus, shadowed: string[] = []): ServerView {
+export function serverView(status: ServerStatus, shadowed: string[] = [], tools: { schemaTokens: number; pinned: boolean } = { schemaTokens: 0, pinned: false }): ServerView {
   const { state, config } = status;
   return {
     name: status.name,
@@ -25,6 +25,8 @@ export function serverView(status: ServerStatus, shadowed: string[] = []): Serve
     toolCount: status.toolCount,
     ...(status.pendingTools ? { toolsPending: true } : {}),
     shadowed,
+    schemaTokens: tools.schemaTokens,
+    pinned: tools.pinned,
   };
 }
 

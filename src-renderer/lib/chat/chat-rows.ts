@@ -2,7 +2,7 @@
  * The message list's rows: the stored conversation plus the turn streaming now. Pure functions,
  * so the store stays a thin reactive shell and the merging rules are tested directly.
  */
-import type { ChatMessage, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
+import type { ChatMessage, LoadedTool, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
 import type { Diagnosis } from '../../../src-preload/contract/common';
 import type { ToolResult } from '../../../src-preload/contract/tools';
 
@@ -40,6 +40,8 @@ export interface CallView {
   error?: string;
   /** The failure's class and fix. */
   diagnosis?: Diagnosis;
+  /** Tools the search tool loaded for the rest of the conversation. */
+  loaded?: LoadedTool[];
 }
 
 export type ChatRow =
@@ -98,6 +100,7 @@ const fromCard = (card: ToolCallCard): CallView => ({
   ...(card.elapsedMs !== undefined ? { elapsedMs: card.elapsedMs } : {}),
   ...(card.error !== undefined ? { error: card.error } : {}),
   ...(card.diagnosis !== undefined ? { diagnosis: card.diagnosis } : {}),
+  ...(card.loaded !== undefined ? { loaded: card.loaded } : {}),
 });
 
 const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): CallView => ({
@@ -112,6 +115,7 @@ const fromOutcome = (outcome: ToolCallOutcome, card: ToolCallCard | undefined): 
   ...(outcome.tool !== undefined ? { tool: outcome.tool } : {}),
   ...(outcome.because !== undefined ? { because: outcome.because } : {}),
   ...(outcome.elapsedMs !== undefined ? { elapsedMs: outcome.elapsedMs } : {}),
+  ...(outcome.loaded !== undefined ? { loaded: outcome.loaded } : {}),
   ...outcomeError(outcome),
 });
 
@@ -153,6 +157,11 @@ export function buildRows(
         rows.push({ key: `m${i}`, kind: 'user', text: message.text });
         return;
       case 'assistant': {
+        // The provider's own tool searches (Anthropic): shown as a card of what each loaded, before the reply's calls.
+        const searches = (message.toolSearches ?? []).map((search): CallView => {
+          shown.add(search.id);
+          return { ...(cards[search.id] ? fromCard(cards[search.id]!) : {}), callId: search.id, name: 'tool_search', args: { query: search.query }, state: 'succeeded', loaded: search.loaded };
+        });
         const calls = message.toolCalls.map((call): CallView => {
           shown.add(call.id);
           const outcome = outcomes.get(call.id);
@@ -168,7 +177,8 @@ export function buildRows(
             ...(call.argsError !== undefined ? { argsError: call.argsError } : {}),
           };
         });
-        rows.push({ key: rowKey(`m${i}`, calls), kind: 'assistant', text: message.text, calls, streaming: false });
+        const all = [...searches, ...calls];
+        rows.push({ key: rowKey(`m${i}`, all), kind: 'assistant', text: message.text, calls: all, streaming: false });
         return;
       }
       case 'tool': {

@@ -4,6 +4,8 @@ import type { AppError, Result, ServerEntry, ServerEntryView } from '../../../sr
 export interface ServerActions {
   reconnect: (name: string) => void;
   setEnabled: (name: string, enabled: boolean) => void;
+  /** Always load this server's tools for the model (tools on demand). */
+  setPinned: (name: string, pinned: boolean) => void;
   showLogs: (name: string) => void;
   showTools: (name: string) => void;
   /** The entry as written (env/header values masked): for the edit form and the trust card. */

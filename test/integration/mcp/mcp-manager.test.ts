@@ -282,7 +282,7 @@ describe('tool catalog', () => {
     await m.apply([toolbox('box')]);
     await waitForState(m, 'box', is('connected'));
     await m.setToolEnabled('box__echo', false);
-    expect(JSON.parse(await readFile(join(home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { box: ['echo'] } });
+    expect(JSON.parse(await readFile(join(home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { box: ['echo'] }, pinned: { servers: [], tools: {} }, budget: { threshold: 10_000, mode: 'auto' } });
     await m.stop();
     m = manager(home);
     await m.apply([toolbox('box')]);

@@ -76,7 +76,7 @@ describe('SwitchboardCore with the MCP manager', () => {
       inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
     });
     expect(await dispatch(c.handlers, 'setToolEnabled', { qualifiedName: 'box__echo', enabled: false })).toEqual({ ok: true, value: null });
-    expect(JSON.parse(await readFile(join(home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { box: ['echo'] } });
+    expect(JSON.parse(await readFile(join(home, 'tool-settings.json'), 'utf8'))).toEqual({ disabled: { box: ['echo'] }, pinned: { servers: [], tools: {} }, budget: { threshold: 10_000, mode: 'auto' } });
     expect(await dispatch(c.handlers, 'listResources', { name: 'box' })).toEqual({
       ok: true,
       value: { resources: [{ server: 'box', uri: 'toolbox://note', name: 'note', description: 'A note', mimeType: 'text/plain' }], templates: [] },

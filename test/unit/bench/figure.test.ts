@@ -27,6 +27,14 @@ describe('judge', () => {
     expect(judge({ ...base, target: { kind: 'ratio', max: 1.05 }, switchboard: { stats: stats(10), work: 'sb' } }).verdict).toBe('n/a');
   });
 
+  it('passes a minimum target at or above its floor and misses one under it', () => {
+    const target = { kind: 'minimum', min: 0.95, unit: '' } as const;
+    expect(judge({ ...base, target, switchboard: { stats: stats(0.95), work: 'sb' } }).verdict).toBe('PASS');
+    expect(judge({ ...base, target, switchboard: { stats: stats(0.949), work: 'sb' } }).verdict).toBe('MISS');
+    expect(describeTarget(target)).toBe('≥ 0.95');
+    expect(describeTarget({ kind: 'minimum', min: 2, unit: 'x' })).toBe('≥ 2 x');
+  });
+
   it('marks a report-only figure as reported', () => {
     expect(judge({ ...base, target: { kind: 'report' }, switchboard: { stats: stats(10), work: 'sb' } }).verdict).toBe('reported');
   });

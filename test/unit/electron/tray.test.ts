@@ -12,11 +12,11 @@ vi.mock('electron', () => import('./test-electron'));
 const assetsDir = resolve(import.meta.dirname, '../../../assets');
 
 function server(name: string, state: ServerView['state'], reason?: string): ServerView {
-  return { name, transport: 'stdio', source: '/home/me/.config/Switchboard/servers.json', enabled: state !== 'disabled', state, toolCount: 0, shadowed: [], ...(reason ? { reason } : {}) };
+  return { name, transport: 'stdio', source: '/home/me/.config/Switchboard/servers.json', enabled: state !== 'disabled', state, toolCount: 0, shadowed: [], schemaTokens: 0, pinned: false, ...(reason ? { reason } : {}) };
 }
 
 function snapshotOf(servers: ServerView[], problems: ServersSnapshot['problems'] = []): ServersSnapshot {
-  return { servers, problems, status: aggregateStatus(servers, false), configPath: '/home/me/.config/Switchboard/servers.json' };
+  return { servers, problems, status: aggregateStatus(servers, false), configPath: '/home/me/.config/Switchboard/servers.json', toolBudget: { threshold: 10_000, mode: 'auto', enabledTokens: 0, enabledTools: 0, pinnedTools: 0, pinnedTokens: 0, overBudget: false, onDemand: false, tokenizer: 'o200k_base (gpt-tokenizer)' } };
 }
 
 class TestActions implements TrayActions {

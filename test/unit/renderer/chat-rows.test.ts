@@ -194,3 +194,29 @@ describe('buildRows after the turn ended', () => {
     expect(bare.kind === 'assistant' && bare.calls[0]!.because).toBeUndefined();
   });
 });
+
+describe('tools on demand in the rows', () => {
+  const loaded = [{ name: 'everything__get-sum', server: 'everything', tool: 'get-sum' }];
+
+  it('shows a provider tool search before the reply\'s calls, once, with what it loaded and why', () => {
+    const messages: ChatMessage[] = [
+      { role: 'user', text: 'add', at: 1 },
+      { role: 'assistant', text: '', at: 2, toolCalls: [{ id: 't1', name: 'everything__get-sum', args: { a: 1, b: 2 } }], toolSearches: [{ id: 's1', query: 'add numbers', loaded }] },
+      { role: 'tool', at: 3, results: [{ callId: 't1', name: 'everything__get-sum', args: { a: 1, b: 2 }, state: 'succeeded', textForModel: '3' }] },
+    ];
+    const settled = { s1: card('s1', 'succeeded', { name: 'tool_search', because: 'Anthropic searched for "add numbers"', loaded }) };
+    const rows = buildRows(messages, undefined, undefined, settled);
+    const calls = rows.flatMap((r) => (r.kind === 'assistant' ? r.calls : []));
+    expect(calls.map((c) => c.callId)).toEqual(['s1', 't1']);
+    expect(calls[0]).toMatchObject({ name: 'tool_search', state: 'succeeded', args: { query: 'add numbers' }, loaded, because: 'Anthropic searched for "add numbers"' });
+  });
+
+  it('keeps what find_tools loaded on its stored outcome', () => {
+    const messages: ChatMessage[] = [
+      { role: 'assistant', text: '', at: 1, toolCalls: [{ id: 'f1', name: 'find_tools', args: { query: 'add' } }] },
+      { role: 'tool', at: 2, results: [{ callId: 'f1', name: 'find_tools', args: { query: 'add' }, state: 'succeeded', textForModel: 'Loaded 1 tool', loaded, because: 'searched for "add"' }] },
+    ];
+    const [row] = buildRows(messages, undefined);
+    expect(row!.kind === 'assistant' && row!.calls[0]).toMatchObject({ callId: 'f1', loaded, because: 'searched for "add"' });
+  });
+});

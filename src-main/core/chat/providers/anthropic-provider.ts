@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage } from '../../../../src-preload/contract/chat';
-import { DEFAULT_MAX_TOKENS, type ChatProvider, type StopReason, type TurnEvent, type TurnRequest } from './chat-provider';
+import { DEFAULT_MAX_TOKENS, type ChatProvider, type ModelTool, type StopReason, type TurnEvent, type TurnRequest } from './chat-provider';
 
 export interface AnthropicOptions {
   apiKey: string;
@@ -13,6 +13,7 @@ export interface AnthropicOptions {
 /** Anthropic's Messages API through @anthropic-ai/sdk: the SDK parses the stream and joins tool input JSON. */
 export class AnthropicProvider implements ChatProvider {
   readonly label: string;
+  readonly nativeToolSearch = true;
   private readonly client: Anthropic;
 
   constructor(private readonly options: AnthropicOptions) {
@@ -27,9 +28,7 @@ export class AnthropicProvider implements ChatProvider {
         max_tokens: request.maxTokens ?? DEFAULT_MAX_TOKENS,
         ...(request.system ? { system: request.system } : {}),
         messages: toAnthropicMessages(request.messages),
-        ...(request.tools.length
-          ? { tools: request.tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema as Anthropic.Tool.InputSchema })) }
-          : {}),
+        ...toolsParam(request),
       },
       { signal: request.signal },
     );
@@ -37,10 +36,38 @@ export class AnthropicProvider implements ChatProvider {
       if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') yield { type: 'text', delta: event.delta.text };
     }
     const final = await stream.finalMessage();
+    yield* toolSearches(final.content);
     for (const block of final.content) {
       if (block.type === 'tool_use') yield { type: 'tool_call', call: { id: block.id, name: block.name, args: (block.input ?? {}) as Record<string, unknown> } };
     }
     yield { type: 'done', stopReason: stopReason(final.stop_reason) };
+  }
+}
+
+/** Tools as sent: the offered ones, then (on demand) every other tool deferred behind Anthropic's BM25 tool search. */
+function toolsParam(request: TurnRequest): { tools?: Anthropic.ToolUnion[] } {
+  const tool = (t: ModelTool, deferred: boolean): Anthropic.Tool => ({
+    name: t.name,
+    description: t.description,
+    input_schema: t.inputSchema as Anthropic.Tool.InputSchema,
+    ...(deferred ? { defer_loading: true } : {}),
+  });
+  const deferred = request.deferredTools ?? [];
+  const tools: Anthropic.ToolUnion[] = [...request.tools.map((t) => tool(t, false)), ...deferred.map((t) => tool(t, true))];
+  if (deferred.length) tools.unshift({ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' });
+  return tools.length ? { tools } : {};
+}
+
+/** Each tool search of the reply: its query (from the server_tool_use block) and the tools its result referenced. */
+function* toolSearches(content: Anthropic.ContentBlock[]): Generator<TurnEvent> {
+  const queries = new Map<string, string>();
+  for (const block of content) {
+    if (block.type === 'server_tool_use' && block.name.startsWith('tool_search_tool')) {
+      const input = block.input as { query?: unknown; pattern?: unknown } | null;
+      queries.set(block.id, String(input?.query ?? input?.pattern ?? ''));
+    } else if (block.type === 'tool_search_tool_result' && block.content.type === 'tool_search_tool_search_result') {
+      yield { type: 'tool_search', id: block.tool_use_id, query: queries.get(block.tool_use_id) ?? '', names: block.content.tool_references.map((r) => r.tool_name) };
+    }
   }
 }
 

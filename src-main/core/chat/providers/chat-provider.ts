@@ -9,12 +9,19 @@ export interface ModelTool {
 
 export type StopReason = 'end' | 'tool_use' | 'max_tokens' | 'other';
 
-export type TurnEvent = { type: 'text'; delta: string } | { type: 'tool_call'; call: ToolCallRequest } | { type: 'done'; stopReason: StopReason };
+export type TurnEvent =
+  | { type: 'text'; delta: string }
+  | { type: 'tool_call'; call: ToolCallRequest }
+  /** The provider's own tool search ran and referenced these tools (by the names they were sent with). */
+  | { type: 'tool_search'; id: string; query: string; names: string[] }
+  | { type: 'done'; stopReason: StopReason };
 
 export interface TurnRequest {
   system?: string;
   messages: ChatMessage[];
   tools: ModelTool[];
+  /** Tools on demand with a provider that searches itself: sent deferred, loaded by its tool search. */
+  deferredTools?: ModelTool[];
   signal: AbortSignal;
   maxTokens?: number;
 }
@@ -22,6 +29,8 @@ export interface TurnRequest {
 export interface ChatProvider {
   /** e.g. "Anthropic claude-sonnet-4-5" — names the thing at fault in errors. */
   readonly label: string;
+  /** Searches deferred tools itself (Anthropic's tool search with `defer_loading`); otherwise the chat offers find_tools. */
+  readonly nativeToolSearch?: boolean;
   /** Text deltas as they arrive, then every tool call of the turn, then done. */
   streamTurn(request: TurnRequest): AsyncGenerator<TurnEvent, void, undefined>;
 }
