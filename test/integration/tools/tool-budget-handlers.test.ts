@@ -71,7 +71,10 @@ describe('tool budget handlers on the core', () => {
     expect(await call('setToolBudget', { threshold: 1000.5, mode: 'auto' })).toEqual({ ok: false, error: { code: 'invalid_input', message: 'setToolBudget: invalid payload at "threshold": the threshold must be a whole number of tokens' } });
     expect((await call('setToolBudget', { threshold: 1000, mode: 'sometimes' })).ok).toBe(false);
     expect(await call('setToolPinned', { qualifiedName: 'toolbox__nope', pinned: true })).toEqual({ ok: false, error: { code: 'not_found', message: 'no tool named "toolbox__nope"' } });
-    expect(await call('setServerPinned', { name: 'nope', pinned: true })).toEqual({ ok: false, error: { code: 'not_found', message: 'no server named "nope"' } });
+    expect(await call('setServerPinned', { name: 'nope', pinned: true })).toEqual({
+      ok: false,
+      error: { code: 'not_found', message: 'no server named "nope"', diagnosis: { class: 'misuse', fix: 'use a server name from the servers list (switchboard status)' } },
+    });
     expect(await readFile(join(home, 'tool-settings.json'), 'utf8')).toBe(before);
     expect(core.snapshot().toolBudget).toMatchObject({ threshold: 5000, mode: 'on_demand' });
   });
