@@ -251,14 +251,17 @@ export class SwitchboardCore {
       },
       serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
       // The panel shows the same poisoning warnings as the approval dialog (SECURITY A2).
-      listTools: async ({ server }) =>
-        this.mcp.tools(server).map((tool) => ({
+      listTools: async ({ server }) => {
+        // The panel shows counted figures: tools just arrived are counted first (well under a second).
+        await this.chat.loading.ready();
+        return this.mcp.tools(server).map((tool) => ({
           ...tool,
           flags: flagToolDefinition(tool),
           tokens: this.chat.loading.tokens(tool),
           pinned: this.mcp.settings.isPinned(tool.server, tool.name),
           serverPinned: this.mcp.settings.isServerPinned(tool.server),
-        })),
+        }));
+      },
       setToolEnabled: async ({ qualifiedName, enabled }) => {
         await this.mcp.setToolEnabled(qualifiedName, enabled);
         return null;
