@@ -38,12 +38,22 @@ const ACTION_VERB_WEIGHT = 0.5;
 const FILE_NAME_WEIGHT = 0.6;
 /** A tool whose name's verb does what the request asks ranks this much higher. */
 const ACTION_MATCH_BOOST = 1.5;
+/** How many servers' copies of one tool rank before other tools (see fewCopiesFirst). */
+const COPIES_FIRST = 2;
 /** One reader for the process: it opens the database files on its first lookup. */
 let wordNet: WordNet | undefined;
 
+const stems = new Map<string, string | null>();
+/** Lower case and stemmed (remembered: a catalog repeats its words), or null for a stop word. */
 function normalize(term: string): string | null {
-  const lower = term.toLowerCase();
-  return STOP_WORDS.has(lower) ? null : stemmer(lower);
+  let stem = stems.get(term);
+  if (stem === undefined) {
+    const lower = term.toLowerCase();
+    stem = STOP_WORDS.has(lower) ? null : stemmer(lower);
+    if (stems.size >= 50_000) stems.clear();
+    stems.set(term, stem);
+  }
+  return stem;
 }
 
 export class ToolSearchIndex {
@@ -56,8 +66,12 @@ export class ToolSearchIndex {
   constructor(private readonly tools: readonly CatalogTool[]) {
     this.index = new MiniSearch<Indexed>({
       fields: [...FIELDS],
-      processTerm: normalize,
-      searchOptions: { boost: { name: 3, title: 2, summary: 1.5, description: 1, args: 1 }, prefix: true, fuzzy: 0.2, combineWith: 'OR' },
+      processTerm: (term) => {
+        const normalized = normalize(term);
+        if (normalized) this.vocabulary.add(normalized);
+        return normalized;
+      },
+      searchOptions: { boost: { name: 3, title: 2, summary: 1.5, description: 1, args: 1 }, prefix: (term: string) => term.length > 3, fuzzy: 0.2, combineWith: 'OR' },
     });
     const documents = tools.map((tool, id) => ({
       id,
@@ -69,7 +83,6 @@ export class ToolSearchIndex {
     }));
     this.index.addAll(documents);
     this.actions = tools.map((tool) => toolActions(splitWords(tool.name).split(/\s+/)));
-    for (const document of documents) for (const field of FIELDS) for (const term of terms(document[field])) this.vocabulary.add(term);
   }
 
   /** The best matches first; at most `limit`; only tools `include` accepts, when given. */
@@ -98,15 +111,14 @@ export class ToolSearchIndex {
     run(own);
     // Added words say what a tool is, not every word of its manual: they are looked for in its names and first sentence.
     run(added, [...EXPANSION_FIELDS]);
-    return [...scores]
+    const ranked = [...scores]
       .map(([id, { raw, matched }]) => {
         const coverage = [...matched].reduce((sum, term) => sum + (weights.get(term) ?? 0), 0);
         const doesIt = this.actions[id]!.some((a) => actions.includes(a));
         return { id, score: raw * coverage * (doesIt ? ACTION_MATCH_BOOST : 1) };
       })
-      .sort((a, b) => b.score - a.score)
-      .slice(0, limit)
-      .map(({ id }) => this.tools[id]!);
+      .sort((a, b) => b.score - a.score);
+    return fewCopiesFirst(ranked.map(({ id }) => this.tools[id]!)).slice(0, limit);
   }
 
   /**
@@ -139,10 +151,20 @@ export class ToolSearchIndex {
   }
 }
 
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
-
-function terms(text: string): string[] {
-  return tokenize(text)
-    .map(normalize)
-    .filter((t): t is string => !!t);
+/**
+ * The same tool served by many servers (one filesystem server per project) would fill the results
+ * with copies of one guess: past COPIES_FIRST hits of one tool name, the rest wait behind every other hit.
+ */
+export function fewCopiesFirst(ranked: readonly CatalogTool[]): CatalogTool[] {
+  const seen = new Map<string, number>();
+  const first: CatalogTool[] = [];
+  const later: CatalogTool[] = [];
+  for (const tool of ranked) {
+    const copies = seen.get(tool.name) ?? 0;
+    seen.set(tool.name, copies + 1);
+    (copies < COPIES_FIRST ? first : later).push(tool);
+  }
+  return [...first, ...later];
 }
+
+const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
