@@ -48,6 +48,7 @@ export class WordNet {
     const key = word.toLowerCase();
     const cached = this.cache.get(key);
     if (cached) return cached;
+    if (!/^[a-z][a-z0-9'-]*$/.test(key)) return { synonyms: [], broader: [] };
     const synonyms = new Set<string>();
     const broader = new Set<string>();
     for (const pos of POS) {
@@ -78,7 +79,7 @@ export class WordNet {
       // lemma pos synset_cnt p_cnt [ptr_symbol…] sense_cnt tagsense_cnt synset_offset…
       const parts = line.trim().split(' ');
       const pointers = Number(parts[3]);
-      return parts.slice(4 + pointers + 2).map(Number);
+      return parts.slice(4 + pointers + 2).map(Number).filter(Number.isInteger);
     }
     return [];
   }
