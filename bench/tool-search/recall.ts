@@ -25,7 +25,7 @@ function timed<T>(work: () => T): [T, number] {
 const rssBefore = process.memoryUsage().rss;
 const [real, realBuildMs] = timed(() => indexOver(buildCatalog(realServers().map((s) => ({ server: s.server, tools: s.tools, pending: false })), () => true).tools));
 const [, firstSearchMs] = timed(() => real.search('read a file', 5));
-for (const set of sets.length ? sets : ['requests.tsv', 'held-out.tsv']) {
+for (const set of sets.length ? sets : (['requests.tsv', 'held-out.tsv'] as const)) {
   const requests = labelledRequests(set);
   const [quality, ms] = timed(() => searchQuality(requests, (q, n) => real.search(q, n).map((t) => `${t.server}/${t.name}`)));
   console.log(`${set.padEnd(15)} ${String(requests.length).padStart(3)} requests  recall@5 ${quality.recallAtK.toFixed(3)}  MRR ${quality.mrr.toFixed(3)}  (${(ms / requests.length).toFixed(2)} ms a search)`);

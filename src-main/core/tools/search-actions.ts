@@ -8,6 +8,7 @@
  * before this list, so its wordings were left out even where they are plain English ("not … any more").
  */
 import { createRequire } from 'node:module';
+import type * as MimeTypes from 'mime-types';
 
 export interface Action {
   /** Verbs tools are named with for this action (delete_observations, remove_annotations). */
@@ -85,7 +86,7 @@ export function toolActions(nameWords: readonly string[]): string[] {
 }
 
 const require = createRequire(import.meta.url);
-let mimeTypes: typeof import('mime-types') | undefined;
+let mimeTypes: typeof MimeTypes | undefined;
 
 /** Kinds of file whose extension alone, said as a word ("a png", "the mp3"), names the kind. */
 const MEDIA_KINDS = new Set(['image', 'audio', 'video']);
@@ -103,7 +104,7 @@ export function fileNameWords(words: readonly string[]): string[] {
     const named = /^[\w-]+\.([a-z][a-z0-9]{0,4})$/.exec(word);
     const extension = named?.[1] ?? (/^[a-z][a-z0-9]{1,4}$/.test(word) ? word : undefined);
     if (!extension) continue;
-    mimeTypes ??= require('mime-types') as typeof import('mime-types');
+    mimeTypes ??= require('mime-types') as typeof MimeTypes;
     const type = mimeTypes.lookup(extension);
     const [kind, sub] = type ? type.split('/') : [];
     if (!named && !MEDIA_KINDS.has(kind ?? '')) continue;

@@ -41,7 +41,7 @@ const ACTION_MATCH_BOOST = 1.5;
 /** How many servers' copies of one tool rank before other tools (see fewCopiesFirst). */
 const COPIES_FIRST = 2;
 /** One reader for the process: it opens the database files on its first lookup. */
-let wordNet: WordNet | undefined;
+let sharedWordNet: WordNet | undefined;
 
 const stems = new Map<string, string | null>();
 /** Lower case and stemmed (remembered: a catalog repeats its words), or null for a stop word. */
@@ -63,7 +63,10 @@ export class ToolSearchIndex {
   /** Each tool's actions by its name's verb, by id. */
   private readonly actions: string[][];
 
-  constructor(private readonly tools: readonly CatalogTool[]) {
+  constructor(
+    private readonly tools: readonly CatalogTool[],
+    private readonly wordNet: () => WordNet = () => (sharedWordNet ??= new WordNet()),
+  ) {
     this.index = new MiniSearch<Indexed>({
       fields: [...FIELDS],
       processTerm: (term) => {
@@ -137,7 +140,7 @@ export class ToolSearchIndex {
     const actions = requestedActions(query, all);
     for (const action of actions) for (const verb of ACTIONS[action]!.toolVerbs) add(normalize(verb), ACTION_VERB_WEIGHT);
     for (const word of fileNameWords(query.split(/\s+/))) add(normalize(word), FILE_NAME_WEIGHT);
-    wordNet ??= new WordNet();
+    const wordNet = this.wordNet();
     for (const word of words) {
       const related = wordNet.related(word);
       const known = (w: string) => {

@@ -41,6 +41,7 @@ export class WordNet {
   private readonly files = new Map<string, DbFile>();
   private readonly cache = new Map<string, RelatedWords>();
   private readonly buffer = Buffer.alloc(CHUNK);
+  private unavailable = false;
 
   constructor(private readonly dir: string = wordnetDb.path) {}
 
@@ -49,15 +50,22 @@ export class WordNet {
     const key = word.toLowerCase();
     const cached = this.cache.get(key);
     if (cached) return cached;
-    if (!/^[a-z][a-z0-9'-]*$/.test(key)) return { synonyms: [], broader: [] };
+    if (!/^[a-z][a-z0-9'-]*$/.test(key) || this.unavailable) return { synonyms: [], broader: [] };
     const synonyms = new Set<string>();
     const broader = new Set<string>();
-    for (const pos of POS) {
-      for (const offset of this.senses(pos, key).slice(0, SENSES)) {
-        const synset = this.synset(pos, offset);
-        for (const w of synset.words) synonyms.add(w);
-        for (const up of synset.hypernyms) for (const w of this.synset(up.pos, up.offset).words) broader.add(w);
+    try {
+      for (const pos of POS) {
+        for (const offset of this.senses(pos, key).slice(0, SENSES)) {
+          const synset = this.synset(pos, offset);
+          for (const w of synset.words) synonyms.add(w);
+          for (const up of synset.hypernyms) for (const w of this.synset(up.pos, up.offset).words) broader.add(w);
+        }
       }
+    } catch {
+      // A missing or damaged database costs the search its WordNet words, never the search itself.
+      this.unavailable = true;
+      this.close();
+      return { synonyms: [], broader: [] };
     }
     const single = (words: Set<string>) => [...words].map((w) => w.toLowerCase()).filter((w) => w !== key && /^[a-z][a-z0-9-]*$/.test(w));
     const result = { synonyms: single(synonyms), broader: single(broader).filter((w) => !synonyms.has(w)) };

