@@ -1,7 +1,11 @@
 /**
  * Finding tools the model has not been given yet: a full-text index (MiniSearch, BM25 with prefix
- * and fuzzy matching) over each tool's names, title, description and argument names; words are
- * stemmed (Porter, `stemmer`) so "entity" finds "entities", and queries widened with synonyms.
+ * and fuzzy matching) over each tool's names, title, first sentence, description and arguments;
+ * words are stemmed (Porter, `stemmer`) so "entity" finds "entities". A query is widened, with less
+ * weight than its own words, by a synonym table, by the verbs tools use for the action it asks for
+ * (search-actions.ts), by what its file names stand for, and by WordNet words some tool has; the
+ * added words are looked for in names and first sentences only. A tool whose name's verb does the
+ * asked action ranks higher, and copies of one tool on many servers do not crowd out the rest.
  */
 import MiniSearch from 'minisearch';
 import { stemmer } from 'stemmer';
@@ -40,6 +44,8 @@ const FILE_NAME_WEIGHT = 0.6;
 const ACTION_MATCH_BOOST = 1.5;
 /** How many servers' copies of one tool rank before other tools (see fewCopiesFirst). */
 const COPIES_FIRST = 2;
+/** A request is a few words; a long one (find_tools takes 500 characters) looks up its first ones only (~1 ms each, cold). */
+const MAX_WORDNET_WORDS = 24;
 /** One reader for the process: it opens the database files on its first lookup. */
 let sharedWordNet: WordNet | undefined;
 
@@ -141,7 +147,7 @@ export class ToolSearchIndex {
     for (const action of actions) for (const verb of ACTIONS[action]!.toolVerbs) add(normalize(verb), ACTION_VERB_WEIGHT);
     for (const word of fileNameWords(query.split(/\s+/))) add(normalize(word), FILE_NAME_WEIGHT);
     const wordNet = this.wordNet();
-    for (const word of words) {
+    for (const word of [...new Set(words.map((w) => w.toLowerCase()))].slice(0, MAX_WORDNET_WORDS)) {
       const related = wordNet.related(word);
       const known = (w: string) => {
         const term = normalize(w);
