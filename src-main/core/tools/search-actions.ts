@@ -85,7 +85,7 @@ export function toolActions(nameWords: readonly string[]): string[] {
     .map(([name]) => name);
 }
 
-const require = createRequire(import.meta.url);
+const requireCommonJs = createRequire(import.meta.url);
 let mimeTypes: typeof MimeTypes | undefined;
 
 /** Kinds of file whose extension alone, said as a word ("a png", "the mp3"), names the kind. */
@@ -104,7 +104,7 @@ export function fileNameWords(words: readonly string[]): string[] {
     const named = /^[\w-]+\.([a-z][a-z0-9]{0,4})$/.exec(word);
     const extension = named?.[1] ?? (/^[a-z][a-z0-9]{1,4}$/.test(word) ? word : undefined);
     if (!extension) continue;
-    mimeTypes ??= require('mime-types') as typeof MimeTypes;
+    mimeTypes ??= requireCommonJs('mime-types') as typeof MimeTypes;
     const type = mimeTypes.lookup(extension);
     const [kind, sub] = type ? type.split('/') : [];
     if (!named && !MEDIA_KINDS.has(kind ?? '')) continue;
