@@ -81,6 +81,7 @@ export async function toolSearchQuality(): Promise<Figure[]> {
   const names = (query: string, limit: number) => loading.search(query, limit).map((t) => `${t.server}/${t.name}`);
   const tuned = searchQuality(labelledRequests(), names);
   const heldOut = searchQuality(labelledRequests('held-out.tsv'), names);
+  const heldOut2 = searchQuality(labelledRequests('held-out-2.tsv'), names);
 
   const { sources, origin } = syntheticServers(SERVERS, TOOLS_PER_SERVER);
   const big = onDemand(buildCatalog(sources.map((s) => ({ ...s, pending: false })), () => true).tools);
@@ -96,9 +97,10 @@ export async function toolSearchQuality(): Promise<Figure[]> {
   const row = (id: string, title: string, value: number, target: Figure['target'], work: string, note?: string) =>
     judge({ id, title, unit: '', target, switchboard: { stats: summarize([value]), work }, ...(note ? { note } : {}) });
   return [
-    row('search-recall5', `tool search recall@5, ${requests.length} labelled requests`, tuned.recallAtK, { kind: 'minimum', min: 0.95, unit: '' }, `MiniSearch BM25 + stemming + synonyms, ${over}`, `misses: ${misses(tuned)}. The synonyms were written while reading this set's misses: see the held-out row`),
+    row('search-recall5', `tool search recall@5, ${requests.length} labelled requests`, tuned.recallAtK, { kind: 'minimum', min: 0.95, unit: '' }, `MiniSearch BM25 + stemming + synonyms + WordNet + action lexicon, ${over}`, `misses: ${misses(tuned)}. Tuned while reading this set's misses: see the held-out-2 row`),
     row('search-mrr', 'tool search MRR, same requests', tuned.mrr, { kind: 'report' }, over),
-    row('search-recall5-held-out', `tool search recall@5, ${labelledRequests('held-out.tsv').length} held-out requests (never tuned on)`, heldOut.recallAtK, { kind: 'minimum', min: 0.95, unit: '' }, over, `MRR ${heldOut.mrr.toFixed(3)}; misses: ${misses(heldOut)}`),
+    row('search-recall5-held-out', `tool search recall@5, ${labelledRequests('held-out.tsv').length} requests of held-out.tsv (read while tuning the second pass)`, heldOut.recallAtK, { kind: 'report' }, over, `MRR ${heldOut.mrr.toFixed(3)}; misses: ${misses(heldOut)}`),
+    row('search-recall5-held-out-2', `tool search recall@5, ${labelledRequests('held-out-2.tsv').length} held-out requests (held-out-2.tsv, never tuned on)`, heldOut2.recallAtK, { kind: 'minimum', min: 0.95, unit: '' }, over, `MRR ${heldOut2.mrr.toFixed(3)}; misses: ${misses(heldOut2)}`),
     row('search-recall5-2000', 'tool search recall@5 over the 2,000-tool catalog (a copy of the right tool counts)', bigTuned.recallAtK, { kind: 'report' }, `${big.candidates.length} tools the model may see, ${SERVERS} servers`, `MRR ${bigTuned.mrr.toFixed(3)}`),
     judge({
       id: 'search-latency-2000',

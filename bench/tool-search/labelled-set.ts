@@ -22,8 +22,14 @@ export function realServers(): ServerDump[] {
   return JSON.parse(readFileSync(join(HERE, 'real-tools.json'), 'utf8')) as ServerDump[];
 }
 
-/** The labelled set (`requests.tsv`, which the search was tuned on) or the held-out one (`held-out.tsv`, never tuned on). */
-export function labelledRequests(file: 'requests.tsv' | 'held-out.tsv' = 'requests.tsv'): LabelledRequest[] {
+export const LABELLED_SETS = ['requests.tsv', 'held-out.tsv', 'held-out-2.tsv'] as const;
+export type LabelledSet = (typeof LABELLED_SETS)[number];
+
+/**
+ * A labelled set: `requests.tsv` (the search was tuned on it), `held-out.tsv` (written after that tuning;
+ * read again for issue 12's second pass, so no longer held out) or `held-out-2.tsv` (written before that pass).
+ */
+export function labelledRequests(file: LabelledSet = 'requests.tsv'): LabelledRequest[] {
   return readFileSync(join(HERE, file), 'utf8')
     .split('\n')
     .filter((line) => line.trim() && !line.startsWith('#'))

@@ -32,6 +32,7 @@ const GROUPS: readonly string[][] = [
   ['ask', 'elicit', 'elicitation', 'form', 'input'],
   ['research', 'investigate', 'study'],
   ['pdf', 'document'],
+  ['all', 'everything', 'entire', 'whole', 'complete'],
 ];
 
 /** Each word's companions, by the stemmed word. */

@@ -8,9 +8,15 @@ describe('the tool-search bench inputs', () => {
   it('holds at least 200 labelled requests, each naming tools a real server lists and the model may see', () => {
     const requests = labelledRequests();
     expect(requests.length).toBeGreaterThanOrEqual(200);
-    for (const r of [...requests, ...labelledRequests('held-out.tsv')]) for (const name of r.expected) expect(visible, `${r.request} -> ${name}`).toContain(name);
+    for (const r of [...requests, ...labelledRequests('held-out.tsv'), ...labelledRequests('held-out-2.tsv')]) for (const name of r.expected) expect(visible, `${r.request} -> ${name}`).toContain(name);
     // Every tool the model may see is the target of at least one request.
     expect(new Set(requests.flatMap((r) => r.expected))).toEqual(visible);
+  });
+
+  it('holds a second held-out set of at least 60 requests over all six servers', () => {
+    const heldOut2 = labelledRequests('held-out-2.tsv');
+    expect(heldOut2.length).toBeGreaterThanOrEqual(60);
+    expect(new Set(heldOut2.flatMap((r) => r.expected.map((name) => name.split('/')[0])))).toEqual(new Set(realServers().map((s) => s.server)));
   });
 
   it('builds 50 servers × 40 tools from real definitions, each traced back to its real tool', () => {
