@@ -65,7 +65,12 @@ export async function callToolAsTask(first: Client, tool: string, args: Record<s
   const taskId = task.taskId;
   const report = (reconnecting = false) => options.onTask?.(taskView(task, reconnecting));
   report();
-  const cancelled = () => cancelTask(deps, taskId);
+  const cancelled = async () => {
+    const confirmed = await cancelTask(deps, taskId);
+    if (!confirmed) return;
+    task = confirmed;
+    report();
+  };
   let client = first;
   let lostPolls = 0;
   try {
@@ -124,13 +129,15 @@ async function finish(client: Client, tool: string, task: Task, deps: TaskCallDe
 }
 
 /** tasks/cancel, so the server stops the work (not just our waiting); a failure to send it is logged, not thrown. */
-async function cancelTask(deps: TaskCallDeps, taskId: string): Promise<void> {
+async function cancelTask(deps: TaskCallDeps, taskId: string): Promise<Task | undefined> {
   try {
     const client = await deps.client();
-    await client.experimental.tasks.cancelTask(taskId, { timeout: deps.timeoutMs });
+    const { _meta, ...task } = await client.experimental.tasks.cancelTask(taskId, { timeout: deps.timeoutMs });
     deps.log(`[switchboard] cancelled task ${taskId} (tasks/cancel)`);
+    return task;
   } catch (error) {
     deps.log(`[switchboard] could not cancel task ${taskId}: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
   }
 }
 

@@ -71,6 +71,7 @@ describe('tool calls run as MCP tasks', () => {
     await expect(call).rejects.toThrow('tool "slow-task" on server "tasks" was cancelled');
     const taskId = seen.tasks[0]!.taskId;
     expect(server.cancels).toEqual([taskId]);
+    expect(seen.tasks.at(-1)).toMatchObject({ taskId, status: 'cancelled' });
     expect(m.logs('tasks')).toContain(`[switchboard] cancelled task ${taskId} (tasks/cancel)`);
   });
 
