@@ -47,6 +47,8 @@ describe('tool calls run as MCP tasks', () => {
     expect(seen.tasks[0]).toMatchObject({ status: 'working', pollIntervalMs: 100, ttlMs: 60_000 });
     expect(seen.tasks.at(-1)?.status).toBe('completed');
     expect(seen.tasks.map((t) => t.statusMessage)).toContain('step 2 of 4');
+    // Over HTTP progress comes on the SSE stream, task answers on POST replies: the last may trail the result.
+    for (let i = 0; i < 100 && seen.progress.length < 4; i++) await new Promise((d) => setTimeout(d, 20));
     expect(seen.progress.map((p) => p.progress)).toEqual([1, 2, 3, 4]);
     expect(seen.progress[0]).toEqual({ progress: 1, total: 4, message: 'step 1 of 4' });
   });
@@ -139,6 +141,21 @@ describe('tool calls run as MCP tasks', () => {
     const taskId = seen.tasks[0]!.taskId;
     for (let i = 0; i < 100 && !m.logs('local').includes(`heard tasks/cancel for task ${taskId}`); i++) await new Promise((d) => setTimeout(d, 20));
     expect(m.logs('local')).toContain(`heard tasks/cancel for task ${taskId}`);
+  });
+
+  it('fails with a transient class when the server restarted and no longer knows the task', async () => {
+    m = manager(home);
+    await m.apply([stdio('local', [fixture('task-tools.mjs')])]);
+    await waitForState(m, 'local', is('connected'));
+    const seen = recorder();
+    const call = callByName(m, 'local__slow-task', { ms: 5000, steps: 50 }, seen.options).catch((e: unknown) => e);
+    for (let i = 0; i < 200 && seen.tasks.length < 2; i++) await new Promise((d) => setTimeout(d, 20));
+    await m.reconnect('local'); // a new process: its task store starts empty
+    const error = (await call) as AppFailure;
+    const taskId = seen.tasks[0]!.taskId;
+    expect(error).toBeInstanceOf(AppFailure);
+    expect(error.message).toBe(`the server no longer knows task ${taskId} of tool "slow-task" (it restarted without keeping its tasks or its lifetime of 1 minute ran out)`);
+    expect(error.diagnosis).toEqual({ class: 'transient', fix: 'run the tool again' });
   });
 
   it('runs server-everything\'s simulate-research-query as a task through its stages', async () => {
