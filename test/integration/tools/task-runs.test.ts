@@ -6,13 +6,13 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { EventName, EventPayload, Result, ToolCallCard, ToolResult, ToolRunUpdate } from '../../../src-preload/contract';
+import type { ApprovalRequest, EventName, EventPayload, Result, ToolCallCard, ToolResult, ToolRunUpdate } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
 import type { SecretVault } from '../../../src-main/core/ports';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/llm/fake-llm-server';
 import { EventLog, toolResultsIn } from '../chat/chat-test-kit';
-import { fixture, is, quietLogger, tempHome, waitForState } from '../mcp/helpers';
+import { EVERYTHING, fixture, is, quietLogger, tempHome, waitForState } from '../mcp/helpers';
 
 const vault: SecretVault = (() => {
   const secrets = new Map<string, string>();
@@ -28,12 +28,13 @@ let seen: EventLog<{ name: EventName; payload: EventPayload<EventName> }>;
 beforeEach(async () => {
   ({ home, cleanup } = await tempHome());
   llm = await startFakeLlmServer();
-  await writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { tasks: { command: 'node', args: [fixture('task-tools.mjs')], approval: 'auto' } } }));
+  await writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { tasks: { command: 'node', args: [fixture('task-tools.mjs')], approval: 'auto' }, everything: { command: 'node', args: [EVERYTHING, 'stdio'], approval: 'auto' } } }));
   core = new SwitchboardCore({ home, vault, opener: { open: async () => {} }, logger: quietLogger, mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 300 } });
   seen = new EventLog();
   core.events.subscribe((name, payload) => seen.push({ name, payload }));
   await core.start();
   await waitForState(core.mcp, 'tasks', is('connected'));
+  await waitForState(core.mcp, 'everything', is('connected'));
 });
 afterEach(async () => {
   await core.stop();
@@ -65,6 +66,16 @@ describe('the tools panel runs a task tool', () => {
     expect(await heardCancel(taskId)).toBe(true);
     expect(runUpdates('r2').at(-1)?.task).toMatchObject({ taskId, status: 'cancelled' });
   });
+
+  it("answers a task that needs input (server-everything's ambiguous research query): the question reaches the person, the task goes on", async () => {
+    const running = dispatch(core.handlers, 'runTool', { server: 'everything', tool: 'simulate-research-query', args: { topic: 'python', ambiguous: true }, runId: 'r3' }) as Promise<Result<ToolResult>>;
+    const asked = (await seen.next((e) => e.name === 'approvalRequested')).payload as ApprovalRequest;
+    expect(asked).toMatchObject({ kind: 'elicitation', server: 'everything', message: 'The research query "python" could have multiple interpretations. Please clarify what you\'re looking for:' });
+    expect(runUpdates('r3').map((u) => u.task?.status)).toContain('input_required');
+    expect(await dispatch(core.handlers, 'answerApproval', { id: asked.id, decision: 'accept', content: { interpretation: 'snake' } })).toEqual({ ok: true, value: null });
+    const result = await running;
+    expect(result.ok && result.value.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('# Research Report: python (snake)') });
+  }, 30_000);
 
   it('refuses to cancel a run that is not running, naming it', async () => {
     expect(await dispatch(core.handlers, 'cancelToolRun', { runId: 'nope' })).toEqual({ ok: false, error: { code: 'not_found', message: 'no run "nope" is running' } });
