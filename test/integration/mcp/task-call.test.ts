@@ -93,6 +93,21 @@ describe('tool calls run as MCP tasks', () => {
     expect(seen.tasks.at(-1)?.status).toBe('completed');
   });
 
+  it('says the task is reconnecting while its server is unreachable, and resumes the same task once it is back', async () => {
+    const { m, server } = await connectTasks({}, { backoff: { baseMs: 200, maxMs: 400 } });
+    const seen = recorder();
+    const call = callByName(m, 'tasks__slow-task', { ms: 2500, steps: 10 }, seen.options);
+    for (let i = 0; i < 200 && seen.tasks.length < 2; i++) await new Promise((d) => setTimeout(d, 20));
+    await server.goDown();
+    for (let i = 0; i < 250 && !seen.tasks.some((t) => t.reconnecting); i++) await new Promise((d) => setTimeout(d, 20));
+    expect(seen.tasks.find((t) => t.reconnecting)).toMatchObject({ status: 'working', reconnecting: true });
+    await server.comeBack();
+    expect(textOf(await call)).toBe('finished after 2500 ms');
+    expect(new Set(seen.tasks.map((t) => t.taskId)).size).toBe(1);
+    expect(seen.tasks.at(-1)).toEqual(expect.objectContaining({ status: 'completed' }));
+    expect(seen.tasks.at(-1)?.reconnecting).toBeUndefined();
+  });
+
   it('resumes a task on a new session when the server forgot the old one (HTTP 404)', async () => {
     const { m, server } = await connectTasks();
     const seen = recorder();
