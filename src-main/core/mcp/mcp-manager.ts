@@ -413,6 +413,7 @@ export class McpManager {
     return {
       // A dropped server gets as long as a call's hard maximum to come back before the task is given up.
       client: async () => connection.readyClient() ?? connection.connectedClient(hardMaxMs),
+      readyClient: () => connection.readyClient(),
       connectionLost: (error) => {
         if (connection.config.kind === 'remote') connection.markDropped(`request failed: ${error instanceof Error ? error.message : String(error)}`);
       },

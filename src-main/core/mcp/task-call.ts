@@ -18,6 +18,8 @@ import { taskCancelledByServer, taskFailed, taskLost } from '../diagnosis/task-d
 export interface TaskCallDeps {
   /** The connection's client now; waits (bounded) while the server reconnects, throws when it does not come back. */
   client: () => Promise<Client>;
+  /** The client if connected right now, without waiting (a cancel does not wait for a server that is down). */
+  readyClient: () => Client | undefined;
   /** Called when a poll found the connection gone: a remote server is marked dropped so it reconnects. */
   connectionLost: (error: unknown) => void;
   /** A streamable HTTP server forgot our session: open a new one. */
@@ -131,7 +133,8 @@ async function finish(client: Client, tool: string, task: Task, deps: TaskCallDe
 /** tasks/cancel, so the server stops the work (not just our waiting); a failure to send it is logged, not thrown. */
 async function cancelTask(deps: TaskCallDeps, taskId: string): Promise<Task | undefined> {
   try {
-    const client = await deps.client();
+    const client = deps.readyClient();
+    if (!client) throw new Error('the server is not connected');
     const { _meta, ...task } = await client.experimental.tasks.cancelTask(taskId, { timeout: deps.timeoutMs });
     deps.log(`[switchboard] cancelled task ${taskId} (tasks/cancel)`);
     return task;

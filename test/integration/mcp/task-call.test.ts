@@ -108,6 +108,22 @@ describe('tool calls run as MCP tasks', () => {
     expect(seen.tasks.at(-1)?.reconnecting).toBeUndefined();
   });
 
+  it('ends a cancelled task at once while its server is unreachable, and says tasks/cancel could not be sent', async () => {
+    const { m, server } = await connectTasks({}, { backoff: { baseMs: 200, maxMs: 400 } });
+    const seen = recorder();
+    const controller = new AbortController();
+    const call = callByName(m, 'tasks__slow-task', { ms: 5000, steps: 50 }, { ...seen.options, controller });
+    for (let i = 0; i < 200 && seen.tasks.length < 2; i++) await new Promise((d) => setTimeout(d, 20));
+    await server.goDown();
+    for (let i = 0; i < 250 && !seen.tasks.some((t) => t.reconnecting); i++) await new Promise((d) => setTimeout(d, 20));
+    const cancelledAt = Date.now();
+    controller.abort('cancelled by the user');
+    await expect(call).rejects.toThrow('tool "slow-task" on server "tasks" was cancelled');
+    expect(Date.now() - cancelledAt).toBeLessThan(1000);
+    expect(m.logs('tasks')).toContain(`[switchboard] could not cancel task ${seen.tasks[0]!.taskId}: the server is not connected`);
+    expect(server.cancels).toEqual([]);
+  });
+
   it('resumes a task on a new session when the server forgot the old one (HTTP 404)', async () => {
     const { m, server } = await connectTasks();
     const seen = recorder();
