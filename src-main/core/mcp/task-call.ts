@@ -96,7 +96,16 @@ export async function callToolAsTask(first: Client, tool: string, args: Record<s
         report(true);
       }
     }
-    return await untilAborted(finish(client, tool, task, deps), signal);
+    const result = await untilAborted(finish(client, tool, task, deps), signal);
+    if (task.status === 'input_required') {
+      // tasks/result answered after the person's input: show the status the task ended with.
+      const ended = await client.experimental.tasks.getTask(taskId, { timeout: deps.timeoutMs }).catch(() => undefined);
+      if (ended) {
+        task = ended;
+        report();
+      }
+    }
+    return result;
   } catch (error) {
     if (signal.aborted) await cancelled();
     throw error;

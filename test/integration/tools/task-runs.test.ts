@@ -75,6 +75,7 @@ describe('the tools panel runs a task tool', () => {
     expect(await dispatch(core.handlers, 'answerApproval', { id: asked.id, decision: 'accept', content: { interpretation: 'snake' } })).toEqual({ ok: true, value: null });
     const result = await running;
     expect(result.ok && result.value.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('# Research Report: python (snake)') });
+    expect(runUpdates('r3').at(-1)?.task?.status).toBe('completed');
   }, 30_000);
 
   it('refuses to cancel a run that is not running, naming it', async () => {
