@@ -36,6 +36,9 @@ describe('tool budget handlers on the core', () => {
   const tools = async () => ((await call('listTools', { server: 'toolbox' })) as { ok: true; value: ToolListing[] }).value;
 
   it('reports tokens per tool and per server, and their sum as the enabled catalog', async () => {
+    // Counted off the main thread: estimates first, the counted figures once the worker is done.
+    await core.chat.loading.ready();
+    expect(core.snapshot().toolBudget.counting).toBe(false);
     const listed = await tools();
     expect(listed.length).toBeGreaterThan(1);
     for (const tool of listed) expect(tool.tokens).toBeGreaterThan(10);
