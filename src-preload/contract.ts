@@ -16,7 +16,7 @@ import { grantInvokes } from './contract/grants';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolBudgetInvokes } from './contract/tool-budget';
-import { toolRunInvokes } from './contract/tool-run';
+import { toolRunEvents, toolRunInvokes } from './contract/tool-run';
 
 export * from './contract/apps';
 export * from './contract/appearance';
@@ -30,6 +30,7 @@ export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-budget';
 export * from './contract/tool-run';
+export * from './contract/tasks';
 export * from './contract/tools';
 
 export const invokes = {
@@ -54,6 +55,7 @@ export const events = {
   ...authEvents,
   ...appearanceEvents,
   ...installLinkEvents,
+  ...toolRunEvents,
 } as const;
 
 export type InvokeName = keyof typeof invokes;

@@ -227,7 +227,7 @@ export class SwitchboardCore {
       ...grantHandlers(this.chat),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
-      ...toolRunHandlers(this.chat.caller),
+      ...toolRunHandlers(this.chat.caller, (update) => this.events.emit('toolRunUpdated', update)),
       ...appsHandlers({ mcp: this.mcp, caller: this.chat.caller }),
       ...authHandlers({
         signIn: this.signIn,

@@ -1,6 +1,7 @@
 /** Chat, approvals and conversations: types, invokes and events. */
 import { z } from 'zod';
 import { empty, out, type Diagnosis } from './common';
+import type { CallProgress, TaskView } from './tasks';
 import type { CallOrigin, ToolResult } from './tools';
 
 // ---- Tool definitions as the approval dialog shows them (SECURITY A2, A3) ----
@@ -227,7 +228,9 @@ export interface ToolCallCard {
   state: ToolCallState;
   /** Why it ran without asking, or who denied it. */
   because?: string;
-  progress?: { progress: number; total?: number; message?: string };
+  progress?: CallProgress;
+  /** The call runs as a task on the server (MCP tasks): its last known status. */
+  task?: TaskView;
   startedAt?: number;
   elapsedMs?: number;
   result?: ToolResult;

@@ -188,8 +188,10 @@ export class ChatSessions {
     let base: Pick<ToolCallOutcome, 'callId' | 'name' | 'server' | 'tool' | 'appUri'> = { callId: call.id, name: call.name };
     const card = (patch: Omit<ToolCallCard, 'conversationId' | 'callId' | 'name' | 'server' | 'tool' | 'appUri'>) =>
       this.deps.emit({ name: 'toolCallUpdated', payload: { conversationId, ...base, ...patch } });
+    // The last progress and task status, carried on every card of a running call (each card replaces the one before).
+    const live: Pick<ToolCallCard, 'progress' | 'task'> = {};
     const finish = (state: ToolCallOutcome['state'], args: Record<string, unknown>, textForModel: string, extra: Pick<ToolCallOutcome, 'result' | 'because' | 'elapsedMs' | 'error' | 'diagnosis' | 'loaded'> = {}): ToolCallOutcome => {
-      card({ args, state, ...extra });
+      card({ args, state, ...extra, ...(live.task ? { task: live.task } : {}) });
       return { ...base, args, state, ...extra, textForModel };
     };
 
@@ -222,7 +224,14 @@ export class ChatSessions {
           card({ args: approved.args, state: 'running', because: approved.because, startedAt, elapsedMs: 0 });
           this.state(conversationId, 'running_tool');
         },
-        onProgress: (progress) => card({ args: running.args, state: 'running', because: running.because, ...timing(), progress }),
+        onProgress: (progress) => {
+          live.progress = progress;
+          card({ args: running.args, state: 'running', because: running.because, ...timing(), ...live });
+        },
+        onTask: (task) => {
+          live.task = task;
+          card({ args: running.args, state: 'running', because: running.because, ...timing(), ...live });
+        },
       });
       if (outcome.tool) {
         const { resourceUri } = toolUi(outcome.tool);

@@ -31,6 +31,8 @@ import { ToolCache } from './tool-cache';
 import type { NameCollision } from './tool-naming';
 import { ToolSettings } from './tool-settings';
 import type { ToolBudget } from '../../../src-preload/contract/tool-budget';
+import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks';
+import { callToolAsTask, runsAsTask, type TaskCallDeps } from './task-call';
 
 export interface McpManagerDeps {
   /** Data home: tool cache and per-tool settings live here. */
@@ -76,7 +78,9 @@ export interface CallOptions {
    * at the hard maximum, so a call makes one signal, not two.
    */
   controller?: AbortController;
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  onProgress?: (progress: CallProgress) => void;
+  /** A call the server runs as a task: each status it reports (working, input_required, …), and a dropped connection. */
+  onTask?: (task: TaskView) => void;
 }
 
 /** Hard maximum for one tool call, as a multiple of the per-call (progress-reset) timeout. */
@@ -377,7 +381,11 @@ export class McpManager {
       // Always ask for progress: without a progress token the server cannot keep the call alive.
       onprogress: options.onProgress ?? ignoreProgress,
     };
-    const run = (c: typeof client) => c.callTool({ name: tool, arguments: args }, undefined, requestOptions);
+    const asTask = runsAsTask(client, connection.tools.find((t) => t.name === tool));
+    const run = (c: typeof client) =>
+      asTask
+        ? callToolAsTask(c, tool, args, this.taskDeps(connection, timeout, hardMax), { signal: cancel.signal, onProgress: requestOptions.onprogress, ...(options.onTask ? { onTask: options.onTask } : {}) })
+        : c.callTool({ name: tool, arguments: args }, undefined, requestOptions);
     try {
       let raw: Awaited<ReturnType<typeof run>>;
       try {
@@ -398,6 +406,23 @@ export class McpManager {
       }
       throw callFailure(error, { server, tool, config: connection.config, state: connection.state, limits: { timeout, hardMax }, cancelledByCaller });
     }
+  }
+
+  /** What a task call needs of its server's connection: the client now (or once it is back), and how to recover a session. */
+  private taskDeps(connection: ServerConnection, timeoutMs: number, hardMaxMs: number): TaskCallDeps {
+    return {
+      // A dropped server gets as long as a call's hard maximum to come back before the task is given up.
+      client: async () => connection.readyClient() ?? connection.connectedClient(hardMaxMs),
+      readyClient: () => connection.readyClient(),
+      connectionLost: (error) => {
+        if (connection.config.kind === 'remote') connection.markDropped(`request failed: ${error instanceof Error ? error.message : String(error)}`);
+      },
+      reinitialize: () => connection.reinitialize(),
+      isSessionExpired,
+      timeoutMs,
+      hardMaxMs,
+      log: (line) => connection.logs.push(line),
+    };
   }
 
   // ---- resources and prompts ----

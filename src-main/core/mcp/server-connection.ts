@@ -180,7 +180,8 @@ export class ServerConnection {
     for (;;) {
       const ready = this.readyClient();
       if (ready) return ready;
-      if (this.state.kind !== 'connecting' && this.state.kind !== 'backing_off') throw this.notConnected();
+      // "connected" without a session: the session is being replaced (a reconnect, a new HTTP session); wait for it.
+      if (this.state.kind !== 'connecting' && this.state.kind !== 'backing_off' && this.state.kind !== 'connected') throw this.notConnected();
       const left = deadline - this.deps.clock.now();
       if (left <= 0) {
         const fix = transient(`try again once it is connected; its state now: ${this.state.reason}`);
@@ -329,6 +330,7 @@ export class ServerConnection {
       }
       this.session = session;
       this.watch(session, generation);
+      this.wakeWaiters(); // a call waiting out a session swap (reinitialize) goes on now
       return session;
     } catch (error) {
       if (stdio) await stdio.close();

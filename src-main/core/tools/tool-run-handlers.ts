@@ -3,7 +3,8 @@
  * tool is never a way around what the person set up (rules, grants, "ask", SECURITY A1).
  */
 import type { z } from 'zod';
-import type { toolRunInvokes } from '../../../src-preload/contract/tool-run';
+import type { ToolRunUpdate, toolRunInvokes } from '../../../src-preload/contract/tool-run';
+import { AppFailure } from '../app-error';
 import { resultOrThrow, type ToolCaller } from './tool-caller';
 
 type ToolRunInvokes = typeof toolRunInvokes;
@@ -11,9 +12,35 @@ export type ToolRunHandlers = {
   [K in keyof ToolRunInvokes]: (input: z.output<ToolRunInvokes[K]['input']>) => Promise<ToolRunInvokes[K]['output']>;
 };
 
-export function toolRunHandlers(caller: Pick<ToolCaller, 'call'>): ToolRunHandlers {
+const CANCELLED_BY_USER = 'cancelled by the user';
+
+/** `update` tells the panel a run's progress and task status while it runs (event toolRunUpdated). */
+export function toolRunHandlers(caller: Pick<ToolCaller, 'call'>, update: (update: ToolRunUpdate) => void = () => {}): ToolRunHandlers {
+  const running = new Map<string, AbortController>();
   return {
-    // Nothing cancels a run from the panel yet; the person ends a wait by denying it.
-    runTool: async ({ server, tool, args }) => resultOrThrow(await caller.call({ server, tool }, args, { origin: 'person' })),
+    runTool: async ({ server, tool, args, runId }) => {
+      if (runId === undefined) return resultOrThrow(await caller.call({ server, tool }, args, { origin: 'person' }));
+      if (running.has(runId)) throw new AppFailure('conflict', `run "${runId}" is already running`);
+      const controller = new AbortController();
+      running.set(runId, controller);
+      const live: Omit<ToolRunUpdate, 'runId'> = {};
+      try {
+        const outcome = await caller.call({ server, tool }, args, {
+          origin: 'person',
+          controller,
+          onProgress: (progress) => update({ runId, ...Object.assign(live, { progress }) }),
+          onTask: (task) => update({ runId, ...Object.assign(live, { task }) }),
+        });
+        return resultOrThrow(outcome);
+      } finally {
+        running.delete(runId);
+      }
+    },
+    cancelToolRun: async ({ runId }) => {
+      const controller = running.get(runId);
+      if (!controller) throw new AppFailure('not_found', `no run "${runId}" is running`);
+      controller.abort(CANCELLED_BY_USER);
+      return null;
+    },
   };
 }

@@ -5,6 +5,7 @@
 import type { ChatMessage, LoadedTool, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
 import type { Diagnosis } from '../../../src-preload/contract/common';
 import type { ToolResult } from '../../../src-preload/contract/tools';
+import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks';
 
 export interface LiveSegment {
   text: string;
@@ -30,7 +31,9 @@ export interface CallView {
   argsError?: string;
   state: ToolCallState;
   because?: string;
-  progress?: { progress: number; total?: number; message?: string };
+  progress?: CallProgress;
+  /** The call runs as a task on the server: its last known status. */
+  task?: TaskView;
   startedAt?: number;
   elapsedMs?: number;
   /** What the server answered, as it answered it. */
@@ -96,6 +99,7 @@ const fromCard = (card: ToolCallCard): CallView => ({
   ...(card.tool !== undefined ? { tool: card.tool } : {}),
   ...(card.because !== undefined ? { because: card.because } : {}),
   ...(card.progress !== undefined ? { progress: card.progress } : {}),
+  ...(card.task !== undefined ? { task: card.task } : {}),
   ...(card.startedAt !== undefined ? { startedAt: card.startedAt } : {}),
   ...(card.elapsedMs !== undefined ? { elapsedMs: card.elapsedMs } : {}),
   ...(card.error !== undefined ? { error: card.error } : {}),

@@ -1,11 +1,13 @@
-import type { Api, AppError, CatalogTool, ToolResult } from '../../../src-preload/contract';
+import type { Api, AppError, CatalogTool, ToolResult, ToolRunUpdate } from '../../../src-preload/contract';
 
 export type ToolRun =
-  | { phase: 'running'; args: Record<string, unknown>; startedAt: number }
+  | ({ phase: 'running'; args: Record<string, unknown>; startedAt: number; runId: string } & Omit<ToolRunUpdate, 'runId'>)
   | { phase: 'done'; args: Record<string, unknown>; elapsedMs: number; result: ToolResult }
   | { phase: 'failed'; args: Record<string, unknown>; elapsedMs: number; error: AppError };
 
-type RunApi = Pick<Api, 'runTool'>;
+type RunApi = Pick<Api, 'runTool' | 'cancelToolRun' | 'onToolRunUpdated'>;
+
+let runCounter = 0;
 
 /** The last run of each tool, by its namespaced (qualified) name. */
 export class ToolRuns {
@@ -16,15 +18,28 @@ export class ToolRuns {
   constructor(
     private readonly api: RunApi,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    // Progress and task status of a run still going: kept on the running entry it names.
+    api.onToolRunUpdated(({ runId, ...update }) => {
+      const entry = Object.entries(this.runs).find(([, run]) => run.phase === 'running' && run.runId === runId);
+      if (entry) this.set(entry[0], { ...(entry[1] as Extract<ToolRun, { phase: 'running' }>), ...update });
+    });
+  }
 
   async run(tool: CatalogTool, args: Record<string, unknown>): Promise<void> {
     if (this.runs[tool.qualifiedName]?.phase === 'running') return;
     const startedAt = this.now();
-    this.set(tool.qualifiedName, { phase: 'running', args, startedAt });
-    const result = await this.api.runTool({ server: tool.server, tool: tool.name, args });
+    const runId = `run-${startedAt}-${++runCounter}`;
+    this.set(tool.qualifiedName, { phase: 'running', args, startedAt, runId });
+    const result = await this.api.runTool({ server: tool.server, tool: tool.name, args, runId });
     const elapsedMs = this.now() - startedAt;
     this.set(tool.qualifiedName, result.ok ? { phase: 'done', args, elapsedMs, result: result.value } : { phase: 'failed', args, elapsedMs, error: result.error });
+  }
+
+  /** Cancels the tool's run in main (a task is cancelled on its server); the run then ends as failed, "cancelled". */
+  async cancel(tool: CatalogTool): Promise<void> {
+    const run = this.runs[tool.qualifiedName];
+    if (run?.phase === 'running') await this.api.cancelToolRun({ runId: run.runId });
   }
 
   private set(name: string, run: ToolRun): void {
