@@ -34,6 +34,10 @@ import { aggregateStatus } from './status';
 import { flagToolDefinition } from './approvals/description-flags';
 import { grantHandlers } from './approvals/grant-handlers';
 import { toolRunHandlers } from './tools/tool-run-handlers';
+import { CallTraces } from './traces/call-traces';
+import { otlpSinkFromEnv } from './traces/otlp-export';
+import { traceHandlers } from './traces/trace-handlers';
+import appPackage from '../../package.json';
 
 export interface CoreDeps {
   home: string;
@@ -105,7 +109,10 @@ export class SwitchboardCore {
     this.mcp.onChange(() => {
       if (this.events.listening) this.events.emit('serversChanged', this.snapshot());
     });
-    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: this.log, events: this.events, mcp: this.mcp });
+    // Call traces stay in memory; OTEL_EXPORTER_OTLP_ENDPOINT also sends them to a collector (off by default).
+    const sink = otlpSinkFromEnv(process.env, this.log, appPackage.version);
+    const traces = new CallTraces(sink ? { sink } : {});
+    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: this.log, events: this.events, mcp: this.mcp, traces });
     this.chat = chat.service;
     this.chatHandlers = chat.handlers;
     this.uploads = new UploadStaging(uploadsDir(deps.home));
@@ -151,6 +158,7 @@ export class SwitchboardCore {
   async stop(): Promise<void> {
     this.watcher?.stop();
     await this.mcp.stop();
+    await this.chat.traces.shutdown();
   }
 
   snapshot(): ServersSnapshot {
@@ -224,6 +232,7 @@ export class SwitchboardCore {
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller),
+      ...traceHandlers(this.chat.traces, this.mcp),
       ...appsHandlers({ mcp: this.mcp, caller: this.chat.caller }),
       ...authHandlers({
         signIn: this.signIn,

@@ -12,6 +12,7 @@ import type { ChatProvider } from './providers/chat-provider';
 import { apiKeyName, ChatSettingsStore, chatSettingsFile, createProvider, LOCAL_OPENAI_COMPATIBLE_URL, probeLocalModel, settingsView } from './providers/provider-settings';
 import { registerServerRequestHandlers, type ServerRequestDeps } from './server-requests';
 import { ToolCaller, type ToolSource } from '../tools/tool-caller';
+import { CallTraces } from '../traces/call-traces';
 import { DEFAULT_LOADING_SETTINGS, ToolLoading, type ToolLoadingSettings } from '../tools/tool-loading';
 
 export interface ChatServiceDeps {
@@ -31,6 +32,8 @@ export interface ChatServiceDeps {
   /** Where "no key" probes for a local model; Ollama's default. */
   localProbeUrl?: string;
   serverRequestTimeoutMs?: number;
+  /** Where call traces are kept (and exported); a private in-memory one when absent. */
+  traces?: CallTraces;
 }
 
 export class ChatService {
@@ -41,6 +44,8 @@ export class ChatService {
   readonly sessions: ChatSessions;
   /** The one call path for every caller: the chat, the tools panel, MCP Apps, the CLI. */
   readonly caller: ToolCaller;
+  /** Every call's timeline (asked, approved, sent, progress, answered), for the tool card and the server's Logs. */
+  readonly traces: CallTraces;
   /** Schema tokens, the budget, and tools on demand over the caller's model tools. */
   readonly loading: ToolLoading;
   private readonly clock: Clock;
@@ -59,7 +64,8 @@ export class ChatService {
       emit: (event) => this.emit(event),
       clock: this.clock,
     });
-    this.caller = new ToolCaller({ source: deps.tools, broker: this.broker });
+    this.traces = deps.traces ?? new CallTraces({ clock: this.clock });
+    this.caller = new ToolCaller({ source: deps.tools, broker: this.broker, traces: this.traces });
     this.loading = new ToolLoading({ all: () => deps.tools.tools(), candidates: () => this.caller.modelTools(), settings: deps.toolSettings ?? DEFAULT_LOADING_SETTINGS });
     this.sessions = new ChatSessions({
       store: this.conversations,

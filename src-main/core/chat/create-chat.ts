@@ -1,6 +1,7 @@
 import type { EventHub } from '../event-hub';
 import type { McpManager } from '../mcp/mcp-manager';
 import type { Logger, SecretVault, UrlOpener } from '../ports';
+import type { CallTraces } from '../traces/call-traces';
 import { createChatHandlers, type ChatHandlers } from './chat-handlers';
 import { ChatService, emitToHub } from './chat-service';
 
@@ -12,6 +13,7 @@ export interface CreateChatDeps {
   events: EventHub;
   mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig' | 'settings'>;
   localProbeUrl?: string;
+  traces?: CallTraces;
 }
 
 /**
@@ -29,6 +31,7 @@ export function createChat(deps: CreateChatDeps): { service: ChatService; handle
     toolSettings: deps.mcp.settings,
     serverApproval: (server) => deps.mcp.serverConfig(server)?.approval ?? 'ask',
     ...(deps.localProbeUrl ? { localProbeUrl: deps.localProbeUrl } : {}),
+    ...(deps.traces ? { traces: deps.traces } : {}),
   });
   return { service, handlers: createChatHandlers(service) };
 }

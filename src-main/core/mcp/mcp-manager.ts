@@ -31,6 +31,7 @@ import { ToolCache } from './tool-cache';
 import type { NameCollision } from './tool-naming';
 import { ToolSettings } from './tool-settings';
 import type { ToolBudget } from '../../../src-preload/contract/tool-budget';
+import type { CallRoute } from '../../../src-preload/contract/traces';
 
 export interface McpManagerDeps {
   /** Data home: tool cache and per-tool settings live here. */
@@ -77,6 +78,8 @@ export interface CallOptions {
    */
   controller?: AbortController;
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Told as the request goes out (again after a session re-initialize): which process or session, which connection. */
+  onSent?: (route: CallRoute) => void;
 }
 
 /** Hard maximum for one tool call, as a multiple of the per-call (progress-reset) timeout. */
@@ -377,7 +380,10 @@ export class McpManager {
       // Always ask for progress: without a progress token the server cannot keep the call alive.
       onprogress: options.onProgress ?? ignoreProgress,
     };
-    const run = (c: typeof client) => c.callTool({ name: tool, arguments: args }, undefined, requestOptions);
+    const run = (c: typeof client) => {
+      options.onSent?.(connection.route());
+      return c.callTool({ name: tool, arguments: args }, undefined, requestOptions);
+    };
     try {
       let raw: Awaited<ReturnType<typeof run>>;
       try {
