@@ -11,7 +11,7 @@ export interface CreateChatDeps {
   opener: UrlOpener;
   logger: Logger;
   events: EventHub;
-  mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig' | 'settings'>;
+  mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig' | 'settings' | 'readResource' | 'resources'>;
   localProbeUrl?: string;
   traces?: CallTraces;
 }
@@ -28,6 +28,7 @@ export function createChat(deps: CreateChatDeps): { service: ChatService; handle
     logger: deps.logger,
     emit: emitToHub(deps.events),
     tools: deps.mcp,
+    resources: deps.mcp,
     toolSettings: deps.mcp.settings,
     serverApproval: (server) => deps.mcp.serverConfig(server)?.approval ?? 'ask',
     ...(deps.localProbeUrl ? { localProbeUrl: deps.localProbeUrl } : {}),

@@ -30,6 +30,7 @@ const settingsSchema = z.object({
   rules: z.array(z.object({ pattern: z.string().min(1), effect: z.enum(['allow', 'ask', 'deny']) })),
   /** When each rule was first saved ("effect pattern" -> epoch ms), for the grants page; absent in older files. */
   ruleAddedAt: z.record(z.string(), z.number()).optional(),
+  imageInput: z.boolean().optional(),
 });
 
 /** The key a rule's date is kept under: the same pattern with another effect is another rule. */
@@ -184,7 +185,7 @@ export async function createProvider(settings: ChatSettings, vault: SecretVault,
     case 'anthropic':
       return new AnthropicProvider({ apiKey: key!, model: settings.model, baseUrl: settings.baseUrl });
     case 'openai-compatible':
-      return new OpenAiCompatibleProvider({ apiKey: key ?? 'local', model: settings.model, baseUrl: effectiveBaseUrl(settings) });
+      return new OpenAiCompatibleProvider({ apiKey: key ?? 'local', model: settings.model, baseUrl: effectiveBaseUrl(settings), imageInput: settings.imageInput ?? true });
     default:
       return settings.provider satisfies never;
   }
