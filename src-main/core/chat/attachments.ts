@@ -14,7 +14,7 @@ import {
   type MessageAttachment,
 } from '../../../src-preload/contract/chat';
 import { AppFailure } from '../app-error';
-import type { UploadStaging } from '../install/upload-staging';
+import { mib, type UploadStaging } from '../install/upload-staging';
 import type { ChatProvider } from './providers/chat-provider';
 
 export interface AttachmentSources {
@@ -99,5 +99,3 @@ function isTextType(mimeType: string | undefined): boolean {
 function isImageType(mimeType: string | undefined): mimeType is ImageMimeType {
   return (IMAGE_MIME_TYPES as readonly string[]).includes(mimeType ?? '');
 }
-
-const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(2)} MiB`;

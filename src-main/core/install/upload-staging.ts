@@ -72,4 +72,9 @@ export class UploadStaging {
   }
 }
 
-const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+/** "300.0 MiB", or two decimals where one would round (the image limit is 3.75 MiB). */
+export function mib(bytes: number): string {
+  const value = bytes / (1024 * 1024);
+  const short = value.toFixed(1);
+  return `${Number(short) === Number(value.toFixed(2)) ? short : value.toFixed(2)} MiB`;
+}
