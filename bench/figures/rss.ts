@@ -2,49 +2,81 @@ import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { judge, type Figure } from '../lib/figure';
-import { REPO } from '../lib/servers';
-import { interleave, summarize } from '../lib/stats';
+import { shippedModule } from '../lib/shipped-build';
+import { summarize } from '../lib/stats';
+import { fileURLToPath } from 'node:url';
 
 const run = promisify(execFile);
 const SERVERS = 10;
 const MB = 1024 * 1024;
+const MODES = ['bare', 'raw-0', 'raw', 'switchboard-0', 'switchboard'] as const;
+type Mode = (typeof MODES)[number];
 
 interface ProbeOutput {
   mode: string;
+  /** 500 ms after the servers are up, after a full gc. */
   rss: number;
+  /** After 20 s idle, after a full gc. */
+  steadyRss: number;
   servers?: number;
 }
 
-/** One probe process, launched the same way for every mode (node --expose-gc --import tsx). */
-async function probe(mode: 'bare' | 'raw' | 'switchboard'): Promise<ProbeOutput> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', '--import', 'tsx', join(REPO, 'bench/probes/rss-probe.ts'), mode], { cwd: REPO, timeout: 120_000 });
+/**
+ * One probe process, the shipped build run with plain node for every mode: tsx's loader keeps the
+ * source of every module it transformed, which charged the side that loads more code ~30 MB extra.
+ */
+async function probe(mode: Mode): Promise<ProbeOutput> {
+  const script = fileURLToPath(shippedModule('rss-probe'));
+  const { stdout } = await run(process.execPath, ['--expose-gc', script, mode], { cwd: join(script, '..'), timeout: 120_000 });
   const line = stdout.trim().split('\n').pop() ?? '';
   const out = JSON.parse(line) as ProbeOutput;
-  if (mode !== 'bare' && out.servers !== SERVERS) throw new Error(`rss probe ${mode}: ${out.servers} of ${SERVERS} servers connected`);
+  const expected = mode.endsWith('-0') || mode === 'bare' ? undefined : SERVERS;
+  if (expected !== undefined && out.servers !== expected) throw new Error(`rss probe ${mode}: ${out.servers} of ${expected} servers connected`);
   return out;
 }
 
 /**
- * Main-process RSS with 10 server-everything stdio servers connected (after gc), minus a bare
- * process launched the same way, per server; servers' own processes are not counted.
+ * Main-process RSS with 10 server-everything stdio servers connected, minus a bare process, per
+ * server (servers' own processes are not counted), read twice in each process: just after connecting
+ * and once idle. RSS is no timing, so the five probes of a run go side by side.
  */
-export async function mainProcessRss(runs: number): Promise<Figure> {
-  const { stdout } = await run(process.execPath, ['--expose-gc', '-e', 'gc(); console.log(process.memoryUsage().rss)']);
-  const plainNode = Number(stdout.trim()) / MB;
-  const samples = await interleave(runs, {
-    bare: async () => (await probe('bare')).rss / MB,
-    raw: async () => (await probe('raw')).rss / MB,
-    switchboard: async () => (await probe('switchboard')).rss / MB,
-  });
-  const bare = summarize(samples.bare).median;
-  const perServer = (values: number[]) => values.map((v) => (v - bare) / SERVERS);
-  return judge({
-    id: 'rss-10-servers',
-    title: `main-process RSS with ${SERVERS} stdio servers, minus a bare process, per server`,
-    unit: 'MB',
-    target: { kind: 'report' },
-    raw: { stats: summarize(perServer(samples.raw)), work: `raw SDK Clients, ${SERVERS} connected (RSS median ${summarize(samples.raw).median.toFixed(1)} MB)` },
-    switchboard: { stats: summarize(perServer(samples.switchboard)), work: `SwitchboardCore, ${SERVERS} connected (RSS median ${summarize(samples.switchboard).median.toFixed(1)} MB)` },
-    note: `bare process (same launch: node --import tsx) ${bare.toFixed(1)} MB; plain node ${plainNode.toFixed(1)} MB; the difference includes the code each side loads`,
-  });
+export async function mainProcessRss(runs: number): Promise<Figure[]> {
+  const samples = Object.fromEntries(MODES.map((m) => [m, [] as ProbeOutput[]])) as Record<Mode, ProbeOutput[]>;
+  for (let i = 0; i < runs; i++) {
+    const outs = await Promise.all(MODES.map((m) => probe(m)));
+    outs.forEach((out, j) => samples[MODES[j]!].push(out));
+  }
+  const median = (mode: Mode, key: 'rss' | 'steadyRss') => summarize(samples[mode].map((s) => s[key] / MB)).median;
+  const perServer = (mode: Mode, key: 'rss' | 'steadyRss', minus: number) => summarize(samples[mode].map((s) => (s[key] / MB - minus) / SERVERS));
+  const bare = { rss: median('bare', 'rss'), steadyRss: median('bare', 'steadyRss') };
+  const work = (side: string, key: 'rss' | 'steadyRss') =>
+    `${side}, ${SERVERS} connected (RSS median ${median(side === 'SwitchboardCore' ? 'switchboard' : 'raw', key).toFixed(1)} MB)`;
+  const fixed = (mode: Mode) => median(mode, 'steadyRss') - bare.steadyRss;
+  return [
+    judge({
+      id: 'rss-10-servers',
+      title: `main-process RSS with ${SERVERS} stdio servers, minus a bare process, per server, idle`,
+      unit: 'MB',
+      target: { kind: 'ratio', max: 1.5 },
+      raw: { stats: perServer('raw', 'steadyRss', bare.steadyRss), work: work('raw SDK Clients', 'steadyRss') },
+      switchboard: { stats: perServer('switchboard', 'steadyRss', bare.steadyRss), work: work('SwitchboardCore', 'steadyRss') },
+      note: `read after 20 s idle and a full gc (the JS engine gives back the pages connecting grew its heap by only once idle); Switchboard has built the servers view (every tool's tokens counted, in a helper process that has exited); bare process ${bare.steadyRss.toFixed(1)} MB; code loaded with no server: raw ${fixed('raw-0').toFixed(1)} MB, Switchboard ${fixed('switchboard-0').toFixed(1)} MB`,
+    }),
+    judge({
+      id: 'rss-10-servers-connected',
+      title: `main-process RSS per server, 500 ms after connecting`,
+      unit: 'MB',
+      target: { kind: 'report' },
+      raw: { stats: perServer('raw', 'rss', bare.rss), work: work('raw SDK Clients', 'rss') },
+      switchboard: { stats: perServer('switchboard', 'rss', bare.rss), work: work('SwitchboardCore', 'rss') },
+    }),
+    judge({
+      id: 'rss-10-servers-marginal',
+      title: `main-process RSS each server adds (10 servers − none, same code loaded), idle`,
+      unit: 'MB',
+      target: { kind: 'report' },
+      raw: { stats: perServer('raw', 'steadyRss', median('raw-0', 'steadyRss')), work: `raw: 10 Clients − the same process with none` },
+      switchboard: { stats: perServer('switchboard', 'steadyRss', median('switchboard-0', 'steadyRss')), work: `SwitchboardCore: 10 servers − an empty servers.json` },
+    }),
+  ];
 }

@@ -53,11 +53,17 @@ async function switchboardRun(): Promise<{ ms: number; tools: number }> {
 export async function toolsReady(runs: number): Promise<Figure[]> {
   // The login-shell PATH is read once per app launch and cached; pay it before timing.
   await loginShellPath();
-  const counts = { raw: 0, rawShared: 0, switchboard: 0 };
+  const counts = { raw: 0, rawAgain: 0, rawShared: 0, switchboard: 0 };
   const times = await interleave(runs, {
     raw: async () => {
       const r = await rawRun('own');
       counts.raw = r.tools;
+      return r.ms;
+    },
+    // The A/A side: the very same work as `raw`, so its ratio to `raw` is what noise alone reads.
+    rawAgain: async () => {
+      const r = await rawRun('own');
+      counts.rawAgain = r.tools;
       return r.ms;
     },
     rawShared: async () => {
@@ -71,11 +77,15 @@ export async function toolsReady(runs: number): Promise<Figure[]> {
       return r.ms;
     },
   });
-  if (counts.raw !== counts.switchboard || counts.rawShared !== counts.switchboard) {
-    throw new Error(`tools ready: raw SDK saw ${counts.raw}/${counts.rawShared} tools but Switchboard ${counts.switchboard}`);
+  if (counts.raw !== counts.switchboard || counts.rawAgain !== counts.switchboard || counts.rawShared !== counts.switchboard) {
+    throw new Error(`tools ready: raw SDK saw ${counts.raw}/${counts.rawAgain}/${counts.rawShared} tools but Switchboard ${counts.switchboard}`);
   }
   const switchboard = { stats: summarize(times.switchboard), work: `McpManager.apply(${SERVERS} configs) until onChange reports all connected (${counts.switchboard} tools)` };
   const rawWork = `Client.connect + listTools on ${SERVERS} servers in parallel (${counts.raw} tools)`;
+  const runByRun = (side: number[]) => {
+    const ratios = side.map((ms, i) => ms / times.raw[i]!);
+    return `${summarize(ratios).median.toFixed(3)} [${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}]`;
+  };
   return [
     judge({
       id: 'tools-ready-10',
@@ -84,6 +94,16 @@ export async function toolsReady(runs: number): Promise<Figure[]> {
       target: { kind: 'ratio', max: 1.05 },
       raw: { stats: summarize(times.raw), work: `${rawWork}; each server in its own session (setsid), as Switchboard starts them` },
       switchboard,
+      note: `run by run, Switchboard ÷ raw: ${runByRun(times.switchboard)}; the A/A row below is the same reading for two identical raw sides`,
+    }),
+    judge({
+      id: 'tools-ready-10-aa',
+      title: `tools ready, ${SERVERS} servers, A/A: the raw SDK against itself`,
+      unit: 'ms',
+      target: { kind: 'report' },
+      raw: { stats: summarize(times.raw), work: `${rawWork}; own sessions` },
+      switchboard: { stats: summarize(times.rawAgain), work: `the same raw SDK work again, as a fourth side of the same rotation (${counts.rawAgain} tools)` },
+      note: `run by run, second raw ÷ raw: ${runByRun(times.rawAgain)}: how far two identical sides read apart here`,
     }),
     judge({
       id: 'tools-ready-10-shared-session',

@@ -21,7 +21,8 @@ export async function buildNodeBundle(inputs: Record<string, string>, outDir: st
       emptyOutDir: true,
       target: 'node20',
       minify: false,
-      rollupOptions: { input: inputs, output: { format: 'es', entryFileNames: '[name].mjs' } },
+      // Chunks sit next to the entries, so code that finds the repo from its own file's place works from any of them.
+      rollupOptions: { input: inputs, output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
     },
   });
 }

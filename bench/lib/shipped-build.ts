@@ -1,7 +1,7 @@
 // Builds what the bench runs of Switchboard the way the app ships: Vite, as electron-vite builds
-// out/main (SSR build, dependencies external). Two outputs in bench/.shipped/ (git-ignored): core.mjs,
-// everything main runs (shipped-entry.ts), and ws-client.mjs, the renderer's WebSocket client alone,
-// for the process that plays the browser.
+// out/main (SSR build, dependencies external). Outputs in bench/.shipped/ (git-ignored): core.mjs,
+// everything main runs (shipped-entry.ts); ws-client.mjs, the renderer's WebSocket client alone,
+// for the process that plays the browser; rss-probe.mjs, the memory figure's child process.
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildNodeBundle } from './node-bundle';
@@ -18,10 +18,18 @@ if (process.env[BUILT_FLAG] !== outDir) {
 }
 
 /** The URL of one built output, for a dynamic import. */
-export function shippedModule(name: 'core' | 'ws-client'): string {
+export function shippedModule(name: 'core' | 'ws-client' | 'rss-probe'): string {
   return pathToFileURL(join(outDir, `${name}.mjs`)).href;
 }
 
 async function buildShipped(): Promise<void> {
-  await buildNodeBundle({ core: join(here, 'shipped-entry.ts'), 'ws-client': join(root, 'src-renderer/lib/api/ws-client.ts') }, outDir);
+  await buildNodeBundle(
+    {
+      core: join(here, 'shipped-entry.ts'),
+      'ws-client': join(root, 'src-renderer/lib/api/ws-client.ts'),
+      // Run with plain node: tsx's loader would keep every module's source it transformed, more for the side that loads more.
+      'rss-probe': join(root, 'bench/probes/rss-probe.ts'),
+    },
+    outDir,
+  );
 }

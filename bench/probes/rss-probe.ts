@@ -1,29 +1,44 @@
 // Child process for the RSS figure: connects 10 stdio servers one way, then prints its memory.
-// Usage: node --expose-gc --import tsx bench/probes/rss-probe.ts bare|raw|switchboard
+// Built with the shipped code (bench/lib/shipped-build.ts) and run with plain node:
+// node --expose-gc bench/.shipped/rss-probe.mjs bare|raw|switchboard|raw-0|switchboard-0
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
-const SERVERS = 10;
 const mode = process.argv[2];
+/** `raw` and `switchboard` connect 10; `raw-0` and `switchboard-0` load the same code and connect none (the fixed cost). */
+const SERVERS = mode?.endsWith('-0') ? 0 : 10;
+/** The JS engine gives back the pages a burst of work grew its heap by only once the process has been idle a while (its memory reducer). */
+const STEADY_AFTER_MS = Number(process.env.RSS_PROBE_STEADY_MS ?? 20_000);
 
-async function settle(): Promise<void> {
-  await new Promise((done) => setTimeout(done, 500));
+const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+function gc(): void {
   (globalThis as { gc?: () => void }).gc?.();
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-function report(extra: Record<string, unknown> = {}): void {
-  const { rss, heapUsed } = process.memoryUsage();
-  process.stdout.write(`${JSON.stringify({ mode, rss, heapUsed, ...extra })}\n`);
+/** RSS 500 ms after the servers are up ("connected"), and after an idle spell ("steady"), each after a full gc. */
+async function measure(extra: Record<string, unknown> = {}): Promise<void> {
+  await sleep(500);
+  gc();
+  const connected = process.memoryUsage();
+  const timeline: number[] = [];
+  for (let waited = 0; waited < STEADY_AFTER_MS; waited += 1000) {
+    await sleep(1000);
+    timeline.push(Math.round(process.memoryUsage().rss / 1e5) / 10);
+  }
+  gc();
+  const steady = process.memoryUsage();
+  const out = { mode, rss: connected.rss, heapUsed: connected.heapUsed, steadyRss: steady.rss, steadyHeapUsed: steady.heapUsed, ...(process.env.RSS_PROBE_TIMELINE ? { timeline } : {}), ...extra };
+  process.stdout.write(`${JSON.stringify(out)}\n`);
 }
 
 async function main(): Promise<void> {
   switch (mode) {
     case 'bare': {
-      await settle();
-      report();
+      await measure();
       return;
     }
-    case 'raw': {
+    case 'raw':
+    case 'raw-0': {
       const { closeAll, everything, rawConnect } = await import('../lib/servers');
       const clients: Client[] = await Promise.all(
         Array.from({ length: SERVERS }, async () => {
@@ -32,23 +47,25 @@ async function main(): Promise<void> {
           return client;
         }),
       );
-      await settle();
-      report({ servers: clients.length });
+      await measure({ servers: clients.length });
       await closeAll(clients);
       return;
     }
-    case 'switchboard': {
+    case 'switchboard':
+    case 'switchboard-0': {
       const { everything } = await import('../lib/servers');
       const { startCore } = await import('../lib/core');
       const servers = Object.fromEntries(Array.from({ length: SERVERS }, (_, i) => [`everything-${i}`, everything()]));
       const running = await startCore('rss', servers);
-      await settle();
-      report({ servers: running.core.mcp.statuses().filter((s) => s.state.kind === 'connected').length });
+      // What the window asks for first: the servers view, with every tool's tokens counted.
+      running.core.snapshot();
+      await running.core.chat.loading.ready();
+      await measure({ servers: running.core.mcp.statuses().filter((s) => s.state.kind === 'connected').length });
       await running.stop();
       return;
     }
     default:
-      throw new Error(`rss-probe: unknown mode "${mode}" (expected bare, raw or switchboard)`);
+      throw new Error(`rss-probe: unknown mode "${mode}" (expected bare, raw, switchboard, raw-0 or switchboard-0)`);
   }
 }
 

@@ -13,7 +13,6 @@ import type { ChatHandlers } from './chat/chat-handlers';
 import type { ChatService } from './chat/chat-service';
 import { createChat } from './chat/create-chat';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
-import { buildDiagnosticsBundle, diagnosticsFileName } from './diagnosis/diagnostics-bundle';
 import { RecentLog } from './diagnosis/recent-log';
 import { EventHub } from './event-hub';
 import { BundleInstaller } from './install/bundle-installer';
@@ -105,15 +104,18 @@ export class SwitchboardCore {
       clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },
       ...deps.mcp,
     });
-    // Without a listener (the CLI) no snapshot is built: it counts tool tokens, which loads the tokenizer.
-    this.mcp.onChange(() => {
+    // Without a listener (the CLI) no snapshot is built: it counts tool tokens, which starts the tokenizer's worker.
+    const serversChanged = () => {
       if (this.events.listening) this.events.emit('serversChanged', this.snapshot());
-    });
+    };
+    this.mcp.onChange(serversChanged);
     // Call traces stay in memory; OTEL_EXPORTER_OTLP_ENDPOINT also sends them to a collector (off by default).
     const sink = otlpSinkFromEnv(process.env, this.log, appPackage.version);
     const traces = new CallTraces(sink ? { sink } : {});
     const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: this.log, events: this.events, mcp: this.mcp, traces });
     this.chat = chat.service;
+    // Token counts of tools just arrived come in from the worker after the change that brought them.
+    this.chat.loading.onCounted(serversChanged);
     this.chatHandlers = chat.handlers;
     this.uploads = new UploadStaging(uploadsDir(deps.home));
     this.bundles = new BundleInstaller({
@@ -157,7 +159,7 @@ export class SwitchboardCore {
   /** Stops every server (whole process groups); nothing is left running. */
   async stop(): Promise<void> {
     this.watcher?.stop();
-    await this.mcp.stop();
+    await Promise.all([this.mcp.stop(), this.chat.loading.close()]);
     await this.chat.traces.shutdown();
   }
 
@@ -170,7 +172,9 @@ export class SwitchboardCore {
   }
 
   /** The diagnostics zip: versions, OS, states, recent logs and stderr, config with every secret replaced. */
-  diagnosticsBundle(): Promise<Uint8Array> {
+  async diagnosticsBundle(): Promise<Uint8Array> {
+    // The zip writer loads when asked for, not at start (main-process memory).
+    const { buildDiagnosticsBundle } = await import('./diagnosis/diagnostics-bundle');
     return buildDiagnosticsBundle({
       statuses: this.mcp.statuses(),
       logs: (server) => this.mcp.logs(server),
@@ -243,7 +247,7 @@ export class SwitchboardCore {
       setAppearance: async (appearance) => this.appearance.set(appearance),
       listServers: async () => this.snapshot(),
       exportDiagnostics: async () => {
-        const zip = await this.diagnosticsBundle();
+        const [zip, { diagnosticsFileName }] = await Promise.all([this.diagnosticsBundle(), import('./diagnosis/diagnostics-bundle')]);
         return { fileName: diagnosticsFileName(new Date()), zipBase64: Buffer.from(zip).toString('base64') };
       },
       reconnectServer: async ({ name }) => {
@@ -256,14 +260,17 @@ export class SwitchboardCore {
       },
       serverLogs: async ({ name }) => ({ name, stderr: this.mcp.logs(name) }),
       // The panel shows the same poisoning warnings as the approval dialog (SECURITY A2).
-      listTools: async ({ server }) =>
-        this.mcp.tools(server).map((tool) => ({
+      listTools: async ({ server }) => {
+        // The panel shows counted figures: tools just arrived are counted first (well under a second).
+        await this.chat.loading.ready();
+        return this.mcp.tools(server).map((tool) => ({
           ...tool,
           flags: flagToolDefinition(tool),
           tokens: this.chat.loading.tokens(tool),
           pinned: this.mcp.settings.isPinned(tool.server, tool.name),
           serverPinned: this.mcp.settings.isServerPinned(tool.server),
-        })),
+        }));
+      },
       setToolEnabled: async ({ qualifiedName, enabled }) => {
         await this.mcp.setToolEnabled(qualifiedName, enabled);
         return null;

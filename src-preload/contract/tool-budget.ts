@@ -30,6 +30,8 @@ export interface ToolBudgetView extends ToolBudget {
   onDemand: boolean;
   /** The tokenizer the figures come from, e.g. "o200k_base (gpt-tokenizer)". */
   tokenizer: string;
+  /** Tools just arrived are being counted: until then their figures are estimates. */
+  counting: boolean;
 }
 
 const toolName = z.string().min(1).max(200);

@@ -61,7 +61,7 @@ export interface ChatSessionDeps {
   /** The one call path: the tools offered to the model, and the call itself (enabled, schema, approval). */
   tools: Pick<ToolCaller, 'modelTools' | 'call'>;
   /** Tools on demand: which tools a turn offers, and the search tool. Without it every model tool is offered. */
-  loading?: Pick<ToolLoading, 'plan' | 'search'>;
+  loading?: Pick<ToolLoading, 'plan' | 'search' | 'ready'>;
   /** Resolved at each message, so settings changes apply to the next turn. */
   provider: () => Promise<ChatProvider>;
   emit: (event: ChatEvent) => void;
@@ -142,6 +142,8 @@ export class ChatSessions {
     try {
       for (let round = 0; round < maxRounds; round++) {
         this.state(id, 'streaming');
+        // The budget decides all tools or on demand: on counted figures, not estimates.
+        await this.deps.loading?.ready();
         const { deferred, ...tools } = turnTools(conversation.messages, provider, () => this.deps.tools.modelTools(), this.deps.loading);
         let text = '';
         const calls: ToolCallRequest[] = [];

@@ -6,8 +6,8 @@ import type { BundleFieldView, BundlePreviewView, InstalledBundleView } from '..
 import { AppFailure } from '../app-error';
 import { bundlesFile } from '../data-home';
 import type { SecretVault } from '../ports';
-import { DEFAULT_LIMITS, extractBundle, listBundle, type ArchiveLimits } from './bundle-archive';
-import { parseBundleManifest, type BundleManifest, type UserConfigValue } from './bundle-manifest';
+import type { ArchiveLimits, ArchiveListing } from './bundle-archive';
+import type { BundleManifest, UserConfigValue } from './bundle-manifest';
 import { checkEntryPoint, checkPlatform, checkValues, effectiveConfig, planEntry } from './bundle-plan';
 import { bundlesDir, changeBundles, readBundles, writeBundles, type InstalledBundle } from './bundle-store';
 import { freeName } from './free-name';
@@ -43,10 +43,6 @@ export const bundleSecretName = (server: string, key: string): string => `bundle
  */
 export class BundleInstaller {
   constructor(private readonly deps: BundleInstallerDeps) {}
-
-  private get limits(): ArchiveLimits {
-    return this.deps.limits ?? DEFAULT_LIMITS;
-  }
 
   /** Everything the install form shows: what it is, what it will run, what it asks for. */
   async preview(file: string): Promise<BundlePreviewView> {
@@ -144,8 +140,10 @@ export class BundleInstaller {
     return Object.entries(bundles).map(([name, b]) => ({ name, source: bundlesFile(this.deps.home), manifestName: b.manifestName, version: b.version, dir: b.dir, installedAt: b.installedAt }));
   }
 
-  private async inspect(file: string): Promise<{ manifest: BundleManifest; listing: Awaited<ReturnType<typeof listBundle>> }> {
-    const listing = await listBundle(file, this.limits);
+  private async inspect(file: string): Promise<{ manifest: BundleManifest; listing: ArchiveListing }> {
+    // The zip reader and the manifest schemas load on first use, not at start (main-process memory).
+    const [{ listBundle }, { parseBundleManifest }] = await Promise.all([import('./bundle-archive'), import('./bundle-manifest')]);
+    const listing = await listBundle(file, this.deps.limits);
     const manifest = parseBundleManifest(listing.manifestText);
     checkPlatform(manifest, this.deps.platform);
     checkEntryPoint(manifest, listing.files);
@@ -160,7 +158,8 @@ export class BundleInstaller {
     const temp = join(bundlesDir(this.deps.home), `.unpack-${randomBytes(6).toString('hex')}`);
     await mkdir(bundlesDir(this.deps.home), { recursive: true, mode: 0o700 });
     try {
-      await extractBundle(file, temp, this.limits);
+      const { extractBundle } = await import('./bundle-archive');
+      await extractBundle(file, temp, this.deps.limits);
       await mkdir(join(dir, '..'), { recursive: true, mode: 0o700 });
       await rm(dir, { recursive: true, force: true });
       await rename(temp, dir);

@@ -10,7 +10,8 @@ import type { ToolBudget, ToolBudgetView } from '../../../src-preload/contract/t
 import { DEFAULT_TOOL_BUDGET } from '../../../src-preload/contract/tool-budget';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import { ToolSearchIndex } from './tool-search';
-import { TOKENIZER, ToolTokenCounter } from './tool-tokens';
+import { TokenWorker, type CountTexts } from './token-worker';
+import { estimateTokens, modelTool, TOKENIZER, ToolTokenCounter } from './tool-tokens';
 
 export interface ToolLoadingSettings {
   budget(): ToolBudget;
@@ -81,6 +82,8 @@ export function loadedTool(tool: CatalogTool): LoadedTool {
 interface Memo {
   from: readonly CatalogTool[];
   counts: Map<CatalogTool, number>;
+  /** False while some counts are estimates. */
+  exact: boolean;
   tokens: number;
   byServer: Map<string, number>;
   index?: ToolSearchIndex;
@@ -88,7 +91,8 @@ interface Memo {
 
 /** The budget, the plan and the search over one catalog; counted and indexed once per catalog. */
 export class ToolLoading {
-  private readonly counter = new ToolTokenCounter();
+  private readonly worker: TokenWorker | undefined;
+  private readonly counter: ToolTokenCounter;
   private memo: Memo | undefined;
 
   constructor(
@@ -98,11 +102,36 @@ export class ToolLoading {
       /** Enabled tools the model may see: ToolCaller.modelTools(). */
       candidates: () => readonly CatalogTool[];
       settings: ToolLoadingSettings;
+      /** Where tokens are counted: a worker thread unless given (tests, the bench). */
+      countTexts?: CountTexts;
     },
-  ) {}
+  ) {
+    if (!deps.countTexts) this.worker = new TokenWorker();
+    this.counter = new ToolTokenCounter(deps.countTexts ?? this.worker!.count, () => {
+      this.memo = undefined;
+      for (const listener of this.countedListeners) listener();
+    });
+  }
 
+  private readonly countedListeners = new Set<() => void>();
+  /** Counts that were estimates are in: the budget and the servers view changed. */
+  onCounted(listener: () => void): void {
+    this.countedListeners.add(listener);
+  }
+
+  /** A tool's tokens (an estimate until it is counted). */
   tokens(tool: CatalogTool): number {
-    return this.counter.countAll(this.deps.all()).get(tool) ?? this.counter.count(tool);
+    return this.counter.countAll(this.deps.all()).byTool.get(tool) ?? estimateTokens(JSON.stringify(modelTool(tool)));
+  }
+
+  /** Resolves when every tool of the catalog is counted: the chat plans a turn on exact figures. */
+  async ready(): Promise<void> {
+    while (!this.current().exact) await this.counter.settled();
+  }
+
+  /** Ends the counting worker (the core's stop). */
+  close(): Promise<void> {
+    return this.worker?.close() ?? Promise.resolve();
   }
 
   serverTokens(server: string): number {
@@ -129,6 +158,7 @@ export class ToolLoading {
       overBudget: memo.tokens > budget.threshold,
       onDemand: isOnDemand(budget, memo.tokens),
       tokenizer: TOKENIZER,
+      counting: !memo.exact,
     };
   }
 
@@ -153,15 +183,15 @@ export class ToolLoading {
   private current(): Memo {
     const candidates = this.deps.candidates();
     if (this.memo?.from === candidates) return this.memo;
-    const counts = this.counter.countAll(this.deps.all());
+    const { byTool: counts, exact } = this.counter.countAll(this.deps.all());
     const byServer = new Map<string, number>();
     let tokens = 0;
     for (const tool of candidates) {
-      const count = counts.get(tool) ?? this.counter.count(tool);
+      const count = counts.get(tool) ?? estimateTokens(JSON.stringify(modelTool(tool)));
       tokens += count;
       byServer.set(tool.server, (byServer.get(tool.server) ?? 0) + count);
     }
-    this.memo = { from: candidates, counts, tokens, byServer };
+    this.memo = { from: candidates, counts, exact, tokens, byServer };
     return this.memo;
   }
 }

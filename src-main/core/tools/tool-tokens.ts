@@ -3,61 +3,93 @@
  * gpt-tokenizer's o200k_base (OpenAI's GPT-4o/GPT-5 encoding: exact for them); Anthropic's tokenizer
  * for current Claude models is not public, so for Claude the figure is an estimate.
  */
-import { createRequire } from 'node:module';
-import type * as O200k from 'gpt-tokenizer/encoding/o200k_base';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import type { ModelTool } from '../chat/providers/chat-provider';
+import { countHere, type CountTexts } from './token-worker';
 
 export const TOKENIZER = 'o200k_base (gpt-tokenizer)';
-
-let encoder: ((text: string) => number) | undefined;
-/**
- * Loaded on the first count, not at start: its 200K-entry vocabulary takes ~45 MB of the main
- * process, which a process that never shows tools (the CLI's status, a catalog with no tools) never pays.
- */
-function countTokens(text: string): number {
-  encoder ??= (createRequire(import.meta.url)('gpt-tokenizer/encoding/o200k_base') as typeof O200k).countTokens;
-  return encoder(text);
-}
 
 /** A catalog tool as every provider is sent it: namespaced name, description, input schema. */
 export function modelTool(tool: CatalogTool): ModelTool {
   return { name: tool.qualifiedName, description: tool.description ?? '', inputSchema: tool.inputSchema };
 }
 
-/** Tokens of the tool's definition as sent (JSON of name, description and schema). */
+/** Tokens of the tool's definition as sent (JSON of name, description and schema), counted in this process (the bench, tests). */
 export function schemaTokens(tool: ModelTool): number {
-  return countTokens(JSON.stringify(tool));
+  return countHere([JSON.stringify(tool)])[0]!;
+}
+
+/** What a definition is taken to cost until it is counted: ~4 characters a token, typical of JSON schemas. */
+export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
+
+export interface CatalogCounts {
+  byTool: Map<CatalogTool, number>;
+  /** False while some are estimates: their counts are on the way (onCounted fires when they are in). */
+  exact: boolean;
 }
 
 /**
- * Counts a catalog's tools once: a rebuilt catalog (new objects, same definitions) is not counted
- * again, since counts are kept by the definition's text; texts gone from the catalog are dropped.
+ * Counts a catalog's tools once, off the main thread: a rebuilt catalog (new objects, same definitions)
+ * is not counted again, since counts are kept by the definition's text; texts gone from the catalog
+ * are dropped. Unknown definitions are estimated at once and counted in the background, in one batch.
  */
 export class ToolTokenCounter {
   private byText = new Map<string, number>();
   private countedFrom: readonly CatalogTool[] | undefined;
-  private byTool = new Map<CatalogTool, number>();
+  private last: CatalogCounts | undefined;
+  private queued = new Set<string>();
+  private inFlight = new Set<string>();
+  private counting: Promise<void> | undefined;
 
-  /** Tokens of each tool of this list (the list is remembered: asking again with it is free). */
-  countAll(tools: readonly CatalogTool[]): Map<CatalogTool, number> {
-    if (tools === this.countedFrom) return this.byTool;
+  constructor(
+    private readonly countTexts: CountTexts,
+    private readonly onCounted: () => void = () => {},
+  ) {}
+
+  /** Tokens of each tool of this list (the list is remembered: asking again with it is free once exact). */
+  countAll(tools: readonly CatalogTool[]): CatalogCounts {
+    if (tools === this.countedFrom && this.last?.exact) return this.last;
     const byText = new Map<string, number>();
     const byTool = new Map<CatalogTool, number>();
+    let exact = true;
     for (const tool of tools) {
       const text = JSON.stringify(modelTool(tool));
-      const count = byText.get(text) ?? this.byText.get(text) ?? countTokens(text);
-      byText.set(text, count);
-      byTool.set(tool, count);
+      const known = byText.get(text) ?? this.byText.get(text);
+      if (known !== undefined) byText.set(text, known);
+      else {
+        exact = false;
+        if (!this.inFlight.has(text)) this.queued.add(text);
+      }
+      byTool.set(tool, known ?? estimateTokens(text));
     }
     this.byText = byText;
-    this.byTool = byTool;
     this.countedFrom = tools;
-    return byTool;
+    this.last = { byTool, exact };
+    if (!exact) this.countQueued();
+    return this.last;
   }
 
-  /** One tool's tokens; from the last counted list when it is there. */
-  count(tool: CatalogTool): number {
-    return this.byTool.get(tool) ?? schemaTokens(modelTool(tool));
+  /** Resolves when nothing is being counted. */
+  async settled(): Promise<void> {
+    while (this.counting) await this.counting;
+  }
+
+  private countQueued(): void {
+    if (this.counting) return;
+    this.counting = (async () => {
+      while (this.queued.size > 0) {
+        const texts = [...this.queued];
+        this.queued.clear();
+        this.inFlight = new Set(texts);
+        // A failed count is done here rather than left an estimate forever (ready() waits on it).
+        const counts = await this.countTexts(texts).catch(() => countHere(texts));
+        texts.forEach((text, i) => this.byText.set(text, counts[i]!));
+      }
+    })().finally(() => {
+      this.inFlight.clear();
+      this.counting = undefined;
+      this.countedFrom = undefined;
+      this.onCounted();
+    });
   }
 }

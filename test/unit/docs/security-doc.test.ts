@@ -28,7 +28,8 @@ const SOURCE_FILE = /`([^`\s]+\.(?:ts|svelte|yml))`/;
 
 function filesUnder(dir: string, extensions: RegExp): string[] {
   return readdirSync(join(root, dir), { recursive: true, withFileTypes: true })
-    .filter((entry) => entry.isFile() && extensions.test(entry.name) && !entry.parentPath.includes('node_modules'))
+    // The bench's build output (bench/.shipped) is not the project's text: git ignores it.
+    .filter((entry) => entry.isFile() && extensions.test(entry.name) && !entry.parentPath.includes('node_modules') && !entry.parentPath.includes('.shipped'))
     .map((entry) => relative(root, join(entry.parentPath, entry.name)));
 }
 

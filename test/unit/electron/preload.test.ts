@@ -40,7 +40,7 @@ describe('preload (contract item 4, SECURITY R5)', () => {
     const before = ipcRenderer.listenerCount(channel);
     const received: unknown[][] = [];
     const stop = api.onServersChanged((...args: unknown[]) => received.push(args));
-    const payload = { servers: [], problems: [], status: { level: 'neutral', label: 'No servers', connected: 0, enabled: 0, needsAuth: 0 }, configPath: '/x', toolBudget: { threshold: 10_000, mode: 'auto', enabledTokens: 0, enabledTools: 0, pinnedTools: 0, pinnedTokens: 0, overBudget: false, onDemand: false, tokenizer: 'o200k_base (gpt-tokenizer)' } } as ServersSnapshot;
+    const payload = { servers: [], problems: [], status: { level: 'neutral', label: 'No servers', connected: 0, enabled: 0, needsAuth: 0 }, configPath: '/x', toolBudget: { threshold: 10_000, mode: 'auto', enabledTokens: 0, enabledTools: 0, pinnedTools: 0, pinnedTokens: 0, overBudget: false, onDemand: false, tokenizer: 'o200k_base (gpt-tokenizer)', counting: false } } as ServersSnapshot;
     ipcRenderer.emit(channel, { sender: 'the ipc event must not leak' }, payload);
     stop();
     ipcRenderer.emit(channel, {}, payload);

@@ -16,7 +16,7 @@ function server(name: string, state: ServerView['state'], reason?: string): Serv
 }
 
 function snapshotOf(servers: ServerView[], problems: ServersSnapshot['problems'] = []): ServersSnapshot {
-  return { servers, problems, status: aggregateStatus(servers, false), configPath: '/home/me/.config/Switchboard/servers.json', toolBudget: { threshold: 10_000, mode: 'auto', enabledTokens: 0, enabledTools: 0, pinnedTools: 0, pinnedTokens: 0, overBudget: false, onDemand: false, tokenizer: 'o200k_base (gpt-tokenizer)' } };
+  return { servers, problems, status: aggregateStatus(servers, false), configPath: '/home/me/.config/Switchboard/servers.json', toolBudget: { threshold: 10_000, mode: 'auto', enabledTokens: 0, enabledTools: 0, pinnedTools: 0, pinnedTokens: 0, overBudget: false, onDemand: false, tokenizer: 'o200k_base (gpt-tokenizer)', counting: false } };
 }
 
 class TestActions implements TrayActions {

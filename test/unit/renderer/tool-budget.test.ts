@@ -12,6 +12,7 @@ const view = (extra: Partial<ToolBudgetView>): ToolBudgetView => ({
   overBudget: false,
   onDemand: false,
   tokenizer: 'o200k_base (gpt-tokenizer)',
+  counting: false,
   ...extra,
 });
 

@@ -75,12 +75,18 @@ describe('ToolLoading over the ToolCaller and the person\'s tool settings', () =
     loading = new ToolLoading({ all: () => catalog, candidates: () => caller.modelTools(), settings });
   });
   afterEach(async () => {
+    await loading.close();
     await rm(home, { recursive: true, force: true });
   });
 
-  it('counts the enabled tools the model may see, per server, with the o200k tokenizer', () => {
-    const expected = (t: CatalogTool) => countTokens(JSON.stringify({ name: t.qualifiedName, description: t.description ?? '', inputSchema: t.inputSchema }));
+  it('counts the enabled tools the model may see, per server, with the o200k tokenizer (estimates until the worker has counted)', async () => {
+    const text = (t: CatalogTool) => JSON.stringify({ name: t.qualifiedName, description: t.description ?? '', inputSchema: t.inputSchema });
+    const first = loading.budgetView();
+    expect(first).toMatchObject({ counting: true, enabledTools: 3, enabledTokens: [files, write, entities].reduce((sum, t) => sum + Math.ceil(text(t).length / 4), 0) });
+    await loading.ready();
+    const expected = (t: CatalogTool) => countTokens(text(t));
     const view = loading.budgetView();
+    expect(view.counting).toBe(false);
     expect(view.enabledTools).toBe(3);
     expect(view.enabledTokens).toBe(expected(files) + expected(write) + expected(entities));
     expect(loading.serverTokens('files')).toBe(expected(files) + expected(write));
@@ -91,6 +97,7 @@ describe('ToolLoading over the ToolCaller and the person\'s tool settings', () =
   });
 
   it('goes on demand when the budget drops under the catalog, offering server and tool pins only', async () => {
+    await loading.ready();
     await settings.setBudget({ threshold: 100, mode: 'auto' });
     await settings.setServerPinned('memory', true);
     expect(loading.budgetView()).toMatchObject({ overBudget: true, onDemand: true, pinnedTools: 1, pinnedTokens: loading.tokens(entities) });
@@ -115,13 +122,51 @@ describe('ToolLoading over the ToolCaller and the person\'s tool settings', () =
 });
 
 describe('ToolTokenCounter', () => {
-  it('counts the definition as sent, and keeps counts across a rebuilt catalog with the same definitions', () => {
-    const counter = new ToolTokenCounter();
+  function counterCountingHere() {
+    const batches: string[][] = [];
+    let counted = 0;
+    const counter = new ToolTokenCounter(
+      async (texts) => {
+        batches.push(texts);
+        return texts.map((text) => countTokens(text));
+      },
+      () => counted++,
+    );
+    return { counter, batches, counted: () => counted };
+  }
+
+  it('estimates new definitions at once, counts them in one batch, then says so', async () => {
+    const { counter, batches, counted } = counterCountingHere();
     const first = counter.countAll([files, write]);
-    expect(first.get(files)).toBe(schemaTokens(modelTool(files)));
+    expect(first.exact).toBe(false);
+    expect(first.byTool.get(files)).toBe(Math.ceil(JSON.stringify(modelTool(files)).length / 4));
+    await counter.settled();
+    expect(batches).toHaveLength(1);
+    expect(counted()).toBe(1);
+    const exact = counter.countAll([files, write]);
+    expect(exact.exact).toBe(true);
+    expect(exact.byTool.get(files)).toBe(schemaTokens(modelTool(files)));
+  });
+
+  it('keeps counts across a rebuilt catalog with the same definitions: only the changed one is counted again', async () => {
+    const { counter, batches } = counterCountingHere();
+    counter.countAll([files, write]);
+    await counter.settled();
     const rebuilt = [{ ...files }, { ...write, description: `${write.description} and much, much more text here` }];
+    expect(counter.countAll(rebuilt).exact).toBe(false);
+    await counter.settled();
     const second = counter.countAll(rebuilt);
-    expect(second.get(rebuilt[0]!)).toBe(first.get(files));
-    expect(second.get(rebuilt[1]!)).toBeGreaterThan(first.get(write)!);
+    expect(batches).toEqual([expect.any(Array), [JSON.stringify(modelTool(rebuilt[1]!))]]);
+    expect(second.byTool.get(rebuilt[0]!)).toBe(schemaTokens(modelTool(files)));
+    expect(second.byTool.get(rebuilt[1]!)).toBeGreaterThan(schemaTokens(modelTool(write)));
+  });
+
+  it('texts arriving while a batch is counted go in the next batch, and settled() waits for both', async () => {
+    const { counter, batches } = counterCountingHere();
+    counter.countAll([files]);
+    counter.countAll([files, write, entities]);
+    await counter.settled();
+    expect(batches.map((b) => b.length)).toEqual([1, 2]);
+    expect(counter.countAll([files, write, entities]).exact).toBe(true);
   });
 });

@@ -1,14 +1,11 @@
 import { join } from 'node:path';
-import OpenAI from 'openai';
 import { z } from 'zod';
 import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../../src-preload/contract/chat';
 import { AppFailure } from '../../app-error';
 import { isLoopbackHost, transportOf } from '../../url-policy';
 import { systemClock, type Clock, type Logger, type SecretVault } from '../../ports';
 import { readJsonFile, writeFileAtomic } from '../../config/atomic-file';
-import { AnthropicProvider } from './anthropic-provider';
 import type { ChatProvider } from './chat-provider';
-import { OpenAiCompatibleProvider } from './openai-provider';
 
 /** Ollama's OpenAI-compatible endpoint: the local default offered when no key is set. */
 export const LOCAL_OPENAI_COMPATIBLE_URL = 'http://127.0.0.1:11434/v1';
@@ -140,6 +137,8 @@ function missingKeyHint(provider: ProviderKind): string {
 
 /** Asks an OpenAI-compatible endpoint for its models; says whether it answers and why not. */
 export async function probeLocalModel(baseUrl = LOCAL_OPENAI_COMPATIBLE_URL): Promise<LocalProbe> {
+  // The provider SDKs load on first use, not at start (main-process memory).
+  const { default: OpenAI } = await import('openai');
   const client = new OpenAI({ apiKey: 'local', baseURL: baseUrl, maxRetries: 0, timeout: 3000 });
   try {
     const models: string[] = [];
@@ -182,10 +181,14 @@ export async function createProvider(settings: ChatSettings, vault: SecretVault,
     throw new AppFailure('unavailable', `${missingKeyHint(settings.provider)}; probed just now: ${describeProbe(await probeLocalModel(probeUrl))}`);
   }
   switch (settings.provider) {
-    case 'anthropic':
+    case 'anthropic': {
+      const { AnthropicProvider } = await import('./anthropic-provider');
       return new AnthropicProvider({ apiKey: key!, model: settings.model, baseUrl: settings.baseUrl });
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
+      const { OpenAiCompatibleProvider } = await import('./openai-provider');
       return new OpenAiCompatibleProvider({ apiKey: key ?? 'local', model: settings.model, baseUrl: effectiveBaseUrl(settings), imageInput: settings.imageInput ?? true });
+    }
     default:
       return settings.provider satisfies never;
   }
