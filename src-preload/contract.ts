@@ -17,6 +17,7 @@ import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolBudgetInvokes } from './contract/tool-budget';
 import { toolRunEvents, toolRunInvokes } from './contract/tool-run';
+import { traceInvokes } from './contract/traces';
 
 export * from './contract/apps';
 export * from './contract/appearance';
@@ -32,10 +33,12 @@ export * from './contract/tool-budget';
 export * from './contract/tool-run';
 export * from './contract/tasks';
 export * from './contract/tools';
+export * from './contract/traces';
 
 export const invokes = {
   ...serverInvokes,
   ...toolRunInvokes,
+  ...traceInvokes,
   ...toolBudgetInvokes,
   ...configInvokes,
   ...installInvokes,

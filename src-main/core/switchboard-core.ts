@@ -33,6 +33,10 @@ import { aggregateStatus } from './status';
 import { flagToolDefinition } from './approvals/description-flags';
 import { grantHandlers } from './approvals/grant-handlers';
 import { toolRunHandlers } from './tools/tool-run-handlers';
+import { CallTraces } from './traces/call-traces';
+import { otlpSinkFromEnv } from './traces/otlp-export';
+import { traceHandlers } from './traces/trace-handlers';
+import appPackage from '../../package.json';
 
 export interface CoreDeps {
   home: string;
@@ -105,7 +109,10 @@ export class SwitchboardCore {
       if (this.events.listening) this.events.emit('serversChanged', this.snapshot());
     };
     this.mcp.onChange(serversChanged);
-    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: this.log, events: this.events, mcp: this.mcp });
+    // Call traces stay in memory; OTEL_EXPORTER_OTLP_ENDPOINT also sends them to a collector (off by default).
+    const sink = otlpSinkFromEnv(process.env, this.log, appPackage.version);
+    const traces = new CallTraces(sink ? { sink } : {});
+    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: this.log, events: this.events, mcp: this.mcp, traces });
     this.chat = chat.service;
     // Token counts of tools just arrived come in from the worker after the change that brought them.
     this.chat.loading.onCounted(serversChanged);
@@ -153,6 +160,7 @@ export class SwitchboardCore {
   async stop(): Promise<void> {
     this.watcher?.stop();
     await Promise.all([this.mcp.stop(), this.chat.loading.close()]);
+    await this.chat.traces.shutdown();
   }
 
   snapshot(): ServersSnapshot {
@@ -228,6 +236,7 @@ export class SwitchboardCore {
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller, (update) => this.events.emit('toolRunUpdated', update)),
+      ...traceHandlers(this.chat.traces, this.mcp),
       ...appsHandlers({ mcp: this.mcp, caller: this.chat.caller }),
       ...authHandlers({
         signIn: this.signIn,

@@ -186,8 +186,43 @@ export interface ProviderToolSearch {
   loaded: LoadedTool[];
 }
 
+// ---- Attachments: sent to the model as content blocks, kept with the message ----
+
+/** The image types both providers take (OpenAI `image_url`, Anthropic `image`). */
+export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
+/**
+ * 3.75 MiB of image = 5 MiB once base64-encoded: Anthropic's maximum per image (OpenAI takes 20 MB),
+ * so one limit serves both providers; bigger pictures cost many tokens and are downscaled anyway.
+ */
+export const MAX_IMAGE_BYTES = 3.75 * 1024 * 1024;
+/** Attachments per message: each image is ~1,600 tokens at the size providers work at; more rarely helps. */
+export const MAX_ATTACHMENTS = 5;
+/** Characters of one attached resource's text (~100K tokens): past that it would crowd out the conversation. */
+export const MAX_RESOURCE_CHARS = 400_000;
+
+/** An image, from the person (a file, a paste, a drop) or from a server's resource (`from`). */
+export interface ImageAttachment {
+  kind: 'image';
+  name: string;
+  mimeType: ImageMimeType;
+  /** Base64 of the image bytes. */
+  data: string;
+  from?: { server: string; uri: string };
+}
+/** The text of a server's resource, as resources/read returned it. */
+export interface ResourceAttachment {
+  kind: 'resource';
+  server: string;
+  uri: string;
+  name: string;
+  mimeType?: string;
+  text: string;
+}
+export type MessageAttachment = ImageAttachment | ResourceAttachment;
+
 export type ChatMessage =
-  | { role: 'user'; text: string; at: number }
+  | { role: 'user'; text: string; at: number; attachments?: MessageAttachment[] }
   | { role: 'assistant'; text: string; toolCalls: ToolCallRequest[]; at: number; toolSearches?: ProviderToolSearch[] }
   | { role: 'tool'; results: ToolCallOutcome[]; at: number };
 
@@ -256,6 +291,8 @@ export interface ChatSettings {
   model: string;
   autoAllowReadOnly: boolean;
   rules: ApprovalRuleView[];
+  /** False for a model that takes only text (many local ones): attaching an image is refused before anything is sent. Absent means true. */
+  imageInput?: boolean;
 }
 export interface ChatSettingsView {
   settings: ChatSettings;
@@ -278,11 +315,40 @@ export const conversationId = z
 const approvalId = z.string().min(1).max(100);
 const ruleSchema = z.object({ pattern: z.string().min(1).max(200), effect: z.enum(['allow', 'ask', 'deny']) }).strict();
 
+/** 384 KiB of image bytes per chunk: base64 of it stays well under web mode's 1 MiB frames. */
+export const IMAGE_CHUNK_BYTES = 384 * 1024;
+const imageUploadId = z.string().regex(/^[0-9a-f]{32}$/, 'not an upload id');
+const attachmentInput = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('image'), upload: imageUploadId, name: z.string().min(1).max(300), mimeType: z.enum(IMAGE_MIME_TYPES, `images must be ${IMAGE_MIME_TYPES.join(', ')}`) }).strict(),
+  z.object({ kind: z.literal('resource'), server: z.string().min(1).max(100), uri: z.string().min(1).max(8192) }).strict(),
+]);
+export type AttachmentInput = z.output<typeof attachmentInput>;
+
 export const chatInvokes = {
   sendMessage: {
-    input: z.object({ conversationId: conversationId.optional(), text: z.string().min(1, 'the message is empty').max(200_000) }).strict(),
+    input: z
+      .object({
+        conversationId: conversationId.optional(),
+        text: z.string().max(200_000),
+        /** Images uploaded first (beginImageUpload), and server resources main reads itself. */
+        attachments: z.array(attachmentInput).max(MAX_ATTACHMENTS, `at most ${MAX_ATTACHMENTS} attachments per message`).optional(),
+      })
+      .strict()
+      .refine((m) => m.text.trim() !== '' || (m.attachments?.length ?? 0) > 0, 'the message is empty'),
     output: out<{ conversationId: string }>(),
   },
+  /** Announces an image of `size` bytes for the next message; chunks follow in order. */
+  beginImageUpload: {
+    input: z.object({ size: z.number().int('size must be a whole number').min(1, 'the image is empty') }).strict(),
+    output: out<{ upload: string }>(),
+  },
+  appendImageUpload: {
+    input: z
+      .object({ upload: imageUploadId, offset: z.number().int().min(0), data: z.base64('data must be base64').max(Math.ceil(IMAGE_CHUNK_BYTES / 3) * 4, 'the chunk is too big') })
+      .strict(),
+    output: out<{ received: number }>(),
+  },
+  discardImageUpload: { input: z.object({ upload: imageUploadId }).strict(), output: out<null>() },
   cancelTurn: { input: z.object({ conversationId }).strict(), output: out<null>() },
   cancelToolCall: { input: z.object({ conversationId, callId: z.string().min(1).max(200) }).strict(), output: out<null>() },
   answerApproval: {
@@ -317,6 +383,7 @@ export const chatInvokes = {
         model: z.string().min(1, 'the model is empty').max(200),
         autoAllowReadOnly: z.boolean(),
         rules: z.array(ruleSchema).max(500),
+        imageInput: z.boolean().optional(),
       })
       .strict(),
     output: out<ChatSettingsView>(),

@@ -36,11 +36,13 @@ export interface AppContext {
   storeInKeychain: StoreValueInKeychain;
 }
 
-const [getApp, setApp] = createContext<AppContext>();
+const [getApp, setApp, hasApp] = createContext<AppContext>();
 
 /** The app's shared state, in any component below App. */
 export const useApp = getApp;
 export const provideApp = setApp;
+/** False for a component rendered on its own (a test harness), outside the app. */
+export const insideApp = hasApp;
 
 export function createAppContext(api: Api, connection: ApiConnection, scheme: SchemeQuery): AppContext {
   let context: AppContext | undefined;

@@ -381,7 +381,7 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       await page.getByRole('button', { name: 'Attach a resource' }).click();
       const picker = page.getByRole('dialog', { name: 'Attach a resource' });
       await picker.getByRole('button', { name: /architecture\.md/ }).click();
-      expect(await page.getByLabel('Attached resources').innerText()).toContain('architecture.md');
+      expect(await page.getByTestId('attachments').innerText()).toContain('architecture.md');
       await composer.press('Enter');
       await expect.poll(() => lastAssistant(page).innerText(), { timeout: 20_000 }).toBe('Noted.');
       const sent = JSON.stringify(requests()[0]!.body.messages);

@@ -11,11 +11,17 @@ export type ChatHandlers = {
 
 export function createChatHandlers(chat: ChatService): ChatHandlers {
   return {
-    sendMessage: async ({ conversationId, text }) => {
-      const started = await chat.sessions.send(conversationId, text);
+    sendMessage: async ({ conversationId, text, attachments }) => {
+      const started = await chat.send(conversationId, text, attachments);
       // The turn streams as events; the invoke returns as soon as it started.
       void started.done;
       return { conversationId: started.conversationId };
+    },
+    beginImageUpload: async ({ size }) => ({ upload: await chat.imageUploads.begin(size) }),
+    appendImageUpload: async ({ upload, offset, data }) => ({ received: await chat.imageUploads.append(upload, offset, Buffer.from(data, 'base64')) }),
+    discardImageUpload: async ({ upload }) => {
+      await chat.imageUploads.discard(upload);
+      return null;
     },
     cancelTurn: async ({ conversationId }) => {
       chat.sessions.cancel(conversationId);

@@ -12,6 +12,13 @@ import type { ChatProvider } from './providers/chat-provider';
 import { apiKeyName, ChatSettingsStore, chatSettingsFile, createProvider, LOCAL_OPENAI_COMPATIBLE_URL, probeLocalModel, settingsView } from './providers/provider-settings';
 import { registerServerRequestHandlers, type ServerRequestDeps } from './server-requests';
 import { ToolCaller, type ToolSource } from '../tools/tool-caller';
+import { CallTraces } from '../traces/call-traces';
+import { join } from 'node:path';
+import { MAX_IMAGE_BYTES, type AttachmentInput } from '../../../src-preload/contract/chat';
+import { AppFailure } from '../app-error';
+import { UploadStaging } from '../install/upload-staging';
+import type { McpManager } from '../mcp/mcp-manager';
+import { resolveAttachments } from './attachments';
 import { DEFAULT_LOADING_SETTINGS, ToolLoading, type ToolLoadingSettings } from '../tools/tool-loading';
 
 export interface ChatServiceDeps {
@@ -31,6 +38,10 @@ export interface ChatServiceDeps {
   /** Where "no key" probes for a local model; Ollama's default. */
   localProbeUrl?: string;
   serverRequestTimeoutMs?: number;
+  /** Where call traces are kept (and exported); a private in-memory one when absent. */
+  traces?: CallTraces;
+  /** Server resources a person attaches to a message (main reads them itself); none when absent. */
+  resources?: Pick<McpManager, 'readResource' | 'resources'>;
 }
 
 export class ChatService {
@@ -41,11 +52,16 @@ export class ChatService {
   readonly sessions: ChatSessions;
   /** The one call path for every caller: the chat, the tools panel, MCP Apps, the CLI. */
   readonly caller: ToolCaller;
+  /** Every call's timeline (asked, approved, sent, progress, answered), for the tool card and the server's Logs. */
+  readonly traces: CallTraces;
   /** Schema tokens, the budget, and tools on demand over the caller's model tools. */
   readonly loading: ToolLoading;
+  /** Images on their way into the next message, in chunks (web mode's frames are 1 MiB). */
+  readonly imageUploads: UploadStaging;
   private readonly clock: Clock;
 
   constructor(private readonly deps: ChatServiceDeps) {
+    this.imageUploads = new UploadStaging(join(deps.home, 'chat-uploads'), MAX_IMAGE_BYTES, { noun: 'image', use: 'attached', extension: '.img' });
     this.clock = deps.clock ?? systemClock;
     this.settings = new ChatSettingsStore(chatSettingsFile(deps.home), deps.logger, this.clock);
     this.approvals = new ApprovalStore(approvalsFile(deps.home), deps.logger, this.clock);
@@ -59,7 +75,8 @@ export class ChatService {
       emit: (event) => this.emit(event),
       clock: this.clock,
     });
-    this.caller = new ToolCaller({ source: deps.tools, broker: this.broker });
+    this.traces = deps.traces ?? new CallTraces({ clock: this.clock });
+    this.caller = new ToolCaller({ source: deps.tools, broker: this.broker, traces: this.traces });
     this.loading = new ToolLoading({ all: () => deps.tools.tools(), candidates: () => this.caller.modelTools(), settings: deps.toolSettings ?? DEFAULT_LOADING_SETTINGS });
     this.sessions = new ChatSessions({
       store: this.conversations,
@@ -74,8 +91,26 @@ export class ChatService {
   }
 
   async start(): Promise<void> {
+    await this.imageUploads.clear();
     await this.settings.load();
     await this.approvals.load();
+  }
+
+  /** A person's message with its attachments read and checked (images by their bytes, resources read here), then the turn. */
+  async send(conversationId: string | undefined, text: string, inputs: readonly AttachmentInput[] = []): ReturnType<ChatSessions['send']> {
+    const resources = this.deps.resources;
+    const attachments = await resolveAttachments(inputs, {
+      uploads: this.imageUploads,
+      readResource: (server, uri) => {
+        if (!resources) throw new AppFailure('unavailable', 'this chat has no servers to read resources from');
+        return resources.readResource(server, uri);
+      },
+      resourceName: (server, uri) => {
+        const listed = resources?.resources(server).find((r) => r.uri === uri);
+        return listed?.title ?? listed?.name;
+      },
+    });
+    return this.sessions.send(conversationId, text, attachments);
   }
 
   now(): number {

@@ -8,6 +8,7 @@ import type {
   ChatMessage,
   ChatTurnState,
   Conversation,
+  MessageAttachment,
   ProviderToolSearch,
   ToolCallCard,
   ToolCallOutcome,
@@ -23,6 +24,7 @@ import { systemClock, type Clock, type Logger } from '../ports';
 import { visibleMessageCount, type ConversationStore } from './conversation-store';
 import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
+import { refuseUnsupported } from './attachments';
 import { toolUi } from '../../../src-preload/contract/tools';
 import type { ToolCaller } from '../tools/tool-caller';
 import { FIND_TOOLS, runFindTools } from '../tools/find-tools';
@@ -91,19 +93,20 @@ export class ChatSessions {
   }
 
   /** Starts a turn; `done` settles when the model has answered, failed or was cancelled. */
-  async send(conversationId: string | undefined, text: string): Promise<{ conversationId: string; done: Promise<TurnOutcome> }> {
+  async send(conversationId: string | undefined, text: string, attachments: MessageAttachment[] = []): Promise<{ conversationId: string; done: Promise<TurnOutcome> }> {
     if (conversationId !== undefined && this.active.has(conversationId)) {
       throw new AppFailure('conflict', `conversation "${conversationId}" is still answering; wait for it or cancel it first`);
     }
-    const conversation = conversationId === undefined ? this.deps.store.create(text, this.clock.now()) : await this.deps.store.get(conversationId);
-    // Resolve the provider before saving anything: a missing key is the send's own error.
+    const conversation = conversationId === undefined ? this.deps.store.create(text.trim() || attachments.map((a) => a.name).join(', '), this.clock.now()) : await this.deps.store.get(conversationId);
+    // Resolve the provider before saving anything: a missing key, or an image for a text-only model, is the send's own error.
     const provider = await this.deps.provider();
+    refuseUnsupported(provider, attachments);
     if (this.active.has(conversation.id)) throw new AppFailure('conflict', `conversation "${conversation.id}" is still answering; wait for it or cancel it first`);
     const turn: ActiveTurn = { controller: new AbortController(), calls: new Map() };
     this.active.set(conversation.id, turn);
     try {
       this.closeInterruptedCalls(conversation);
-      this.append(conversation, { role: 'user', text, at: this.clock.now() });
+      this.append(conversation, { role: 'user', text, at: this.clock.now(), ...(attachments.length ? { attachments } : {}) });
       await this.deps.store.save(conversation);
     } catch (error) {
       this.active.delete(conversation.id);

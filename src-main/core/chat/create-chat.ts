@@ -1,6 +1,7 @@
 import type { EventHub } from '../event-hub';
 import type { McpManager } from '../mcp/mcp-manager';
 import type { Logger, SecretVault, UrlOpener } from '../ports';
+import type { CallTraces } from '../traces/call-traces';
 import { createChatHandlers, type ChatHandlers } from './chat-handlers';
 import { ChatService, emitToHub } from './chat-service';
 
@@ -10,8 +11,9 @@ export interface CreateChatDeps {
   opener: UrlOpener;
   logger: Logger;
   events: EventHub;
-  mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig' | 'settings'>;
+  mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig' | 'settings' | 'readResource' | 'resources'>;
   localProbeUrl?: string;
+  traces?: CallTraces;
 }
 
 /**
@@ -26,9 +28,11 @@ export function createChat(deps: CreateChatDeps): { service: ChatService; handle
     logger: deps.logger,
     emit: emitToHub(deps.events),
     tools: deps.mcp,
+    resources: deps.mcp,
     toolSettings: deps.mcp.settings,
     serverApproval: (server) => deps.mcp.serverConfig(server)?.approval ?? 'ask',
     ...(deps.localProbeUrl ? { localProbeUrl: deps.localProbeUrl } : {}),
+    ...(deps.traces ? { traces: deps.traces } : {}),
   });
   return { service, handlers: createChatHandlers(service) };
 }

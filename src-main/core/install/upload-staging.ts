@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { AppFailure } from '../app-error';
 
 /**
- * A bundle picked or dropped in the UI reaches main in chunks (web mode's socket takes frames of
- * at most 1 MiB, and a renderer has no file paths). Each upload is one file in a private folder,
- * written only in order and only up to the size announced; it is gone after install or discard.
+ * A bundle (or a chat image) picked or dropped in the UI reaches main in chunks (web mode's socket
+ * takes frames of at most 1 MiB, and a renderer has no file paths). Each upload is one file in a
+ * private folder, written only in order and only up to the size announced; it is gone after use or discard.
  */
 export const MAX_BUNDLE_BYTES = 256 * 1024 * 1024;
 
@@ -22,6 +22,8 @@ export class UploadStaging {
   constructor(
     private readonly dir: string,
     private readonly maxBytes = MAX_BUNDLE_BYTES,
+    /** What is uploaded, in messages: the bundle's wording unless told otherwise. */
+    private readonly what: { noun: string; use: string; extension: string } = { noun: 'bundle', use: 'installed', extension: '.mcpb' },
   ) {}
 
   /** Leftovers of an earlier run are removed; uploads never outlive the process. */
@@ -31,10 +33,11 @@ export class UploadStaging {
   }
 
   async begin(size: number): Promise<string> {
-    if (size > this.maxBytes) throw new AppFailure('invalid_input', `the bundle is ${mib(size)}; bundles of at most ${mib(this.maxBytes)} can be installed`);
+    const { noun, use, extension } = this.what;
+    if (size > this.maxBytes) throw new AppFailure('invalid_input', `the ${noun} is ${mib(size)}; ${noun}s of at most ${mib(this.maxBytes)} can be ${use}`);
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const id = randomBytes(16).toString('hex');
-    const path = join(this.dir, `${id}.mcpb`);
+    const path = join(this.dir, `${id}${extension}`);
     await writeFile(path, new Uint8Array(0), { mode: 0o600, flag: 'wx' });
     this.uploads.set(id, { path, size, received: 0 });
     return id;
@@ -64,9 +67,14 @@ export class UploadStaging {
 
   private find(id: string): Upload {
     const upload = this.uploads.get(id);
-    if (!upload) throw new AppFailure('not_found', `no bundle upload ${id} (it was installed, discarded, or Switchboard restarted)`);
+    if (!upload) throw new AppFailure('not_found', `no ${this.what.noun} upload ${id} (it was ${this.what.use}, discarded, or Switchboard restarted)`);
     return upload;
   }
 }
 
-const mib = (bytes: number): string => `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+/** "300.0 MiB", or two decimals where one would round (the image limit is 3.75 MiB). */
+export function mib(bytes: number): string {
+  const value = bytes / (1024 * 1024);
+  const short = value.toFixed(1);
+  return `${Number(short) === Number(value.toFixed(2)) ? short : value.toFixed(2)} MiB`;
+}

@@ -33,6 +33,7 @@ import { ToolSettings } from './tool-settings';
 import type { ToolBudget } from '../../../src-preload/contract/tool-budget';
 import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks';
 import { callToolAsTask, runsAsTask, type TaskCallDeps } from './task-call';
+import type { CallRoute } from '../../../src-preload/contract/traces';
 
 export interface McpManagerDeps {
   /** Data home: tool cache and per-tool settings live here. */
@@ -81,6 +82,8 @@ export interface CallOptions {
   onProgress?: (progress: CallProgress) => void;
   /** A call the server runs as a task: each status it reports (working, input_required, …), and a dropped connection. */
   onTask?: (task: TaskView) => void;
+  /** Told as the request goes out (again after a session re-initialize): which process or session, which connection. */
+  onSent?: (route: CallRoute) => void;
 }
 
 /** Hard maximum for one tool call, as a multiple of the per-call (progress-reset) timeout. */
@@ -386,6 +389,7 @@ export class McpManager {
       asTask
         ? callToolAsTask(c, tool, args, this.taskDeps(connection, timeout, hardMax), { signal: cancel.signal, onProgress: requestOptions.onprogress, ...(options.onTask ? { onTask: options.onTask } : {}) })
         : c.callTool({ name: tool, arguments: args }, undefined, requestOptions);
+      options.onSent?.(connection.route());
     try {
       let raw: Awaited<ReturnType<typeof run>>;
       try {

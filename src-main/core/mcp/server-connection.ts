@@ -30,6 +30,8 @@ import type { ServerState } from './server-state';
 import { fetchPrompts, fetchResources, fetchTools, type ListName } from './server-lists';
 import { prepareStdio } from './stdio-launch';
 import type { StdioProcessTransport } from './stdio-transport';
+import type { CallRoute } from '../../../src-preload/contract/traces';
+import { callRoute } from '../traces/call-route';
 
 export type ExpandResult = { ok: true; config: ServerConfig; warnings: string[] } | { ok: false; message: string };
 
@@ -160,6 +162,18 @@ export class ServerConnection {
     this.cancelRetry();
     await this.closeSession();
     this.wakeWaiters();
+  }
+
+  /** Where a request goes now — the process, or the endpoint and session — and which connection (call traces). */
+  route(): CallRoute {
+    const { session } = this;
+    return callRoute({
+      transport: this.transportKind,
+      generation: this.generation,
+      pid: session?.stdio?.pid,
+      ...(this.config.kind === 'remote' ? { url: this.config.url } : {}),
+      sessionId: session?.transport instanceof StreamableHTTPClientTransport ? session.transport.sessionId : undefined,
+    });
   }
 
   /** The client when connected right now, without waiting (the call path's fast case). */

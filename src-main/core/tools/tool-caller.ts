@@ -11,6 +11,7 @@ import type { ApprovalBroker } from '../approvals/approval-broker';
 import type { CallOptions, McpManager } from '../mcp/mcp-manager';
 import { ARGUMENTS_FIX } from '../diagnosis/call-diagnosis';
 import { misuse, terminal, withDiagnosis } from '../diagnosis/diagnosis';
+import type { CallTraces } from '../traces/call-traces';
 import { checkArguments } from './tool-arguments';
 
 /** What the caller needs of the MCP manager (a test may give it SDK clients of its own). */
@@ -23,7 +24,9 @@ export interface CallRequest extends CallOptions {
   conversationId?: string;
   callId?: string;
   /** Told once the call is approved, just before it is sent (the chat's card moves to "running"). */
-  onApproved?: (run: { args: Record<string, unknown>; because: string }) => void;
+  onApproved?: (run: { args: Record<string, unknown>; because: string; by: 'user' | 'policy' }) => void;
+  /** Told once the tool named is found, before any check (call traces file the call under its server). */
+  onResolved?: (tool: CatalogTool) => void;
 }
 
 export type CallOutcome =
@@ -40,7 +43,7 @@ export class ToolCaller {
   private listedFrom: CatalogTool[] | undefined;
   private forModel: CatalogTool[] = [];
 
-  constructor(private readonly deps: { source: ToolSource; broker: Pick<ApprovalBroker, 'requestToolCall' | 'policyVerdict'> }) {}
+  constructor(private readonly deps: { source: ToolSource; broker: Pick<ApprovalBroker, 'requestToolCall' | 'policyVerdict'>; traces?: Pick<CallTraces, 'record'> }) {}
 
   /** The tools offered to a model: enabled, and not marked app-only (MCP Apps visibility). Rebuilt only when the catalog changes. */
   modelTools(): CatalogTool[] {
@@ -52,13 +55,19 @@ export class ToolCaller {
     return this.forModel;
   }
 
-  async call(ref: ToolRef, args: Record<string, unknown>, request: CallRequest): Promise<CallOutcome> {
+  call(ref: ToolRef, args: Record<string, unknown>, request: CallRequest): Promise<CallOutcome> {
+    const { traces } = this.deps;
+    return traces ? traces.record(ref, args, request, (traced) => this.callOnce(ref, args, traced)) : this.callOnce(ref, args, request);
+  }
+
+  private async callOnce(ref: ToolRef, args: Record<string, unknown>, request: CallRequest): Promise<CallOutcome> {
     let tool: CatalogTool;
     try {
       tool = await this.deps.source.resolveTool(ref);
     } catch (error) {
       return { kind: 'refused', error: asFailure(error) };
     }
+    request.onResolved?.(tool);
     const refusal = this.refusal(tool, args, request);
     if (refusal) return { kind: 'refused', tool, error: refusal };
 
@@ -67,7 +76,7 @@ export class ToolCaller {
     if (verdict.kind === 'deny') return { kind: 'denied', tool, by: verdict.by, because: verdict.because, ...(verdict.reason ? { reason: verdict.reason } : {}) };
 
     const run = { args: verdict.args, because: verdict.because };
-    request.onApproved?.(run);
+    request.onApproved?.({ ...run, by: verdict.by });
     try {
       const result = await this.deps.source.callServerTool(tool.server, tool.name, run.args, request);
       return { kind: 'done', tool, ...run, result };

@@ -2,7 +2,7 @@
  * The message list's rows: the stored conversation plus the turn streaming now. Pure functions,
  * so the store stays a thin reactive shell and the merging rules are tested directly.
  */
-import type { ChatMessage, LoadedTool, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
+import type { ChatMessage, LoadedTool, MessageAttachment, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
 import type { Diagnosis } from '../../../src-preload/contract/common';
 import type { ToolResult } from '../../../src-preload/contract/tools';
 import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks';
@@ -48,7 +48,7 @@ export interface CallView {
 }
 
 export type ChatRow =
-  | { key: string; kind: 'user'; text: string }
+  | { key: string; kind: 'user'; text: string; attachments?: MessageAttachment[] }
   | { key: string; kind: 'assistant'; text: string; calls: CallView[]; streaming: boolean }
   | { key: string; kind: 'status'; text: string; tone: 'info' | 'error' };
 
@@ -158,7 +158,7 @@ export function buildRows(
   messages.forEach((message, i) => {
     switch (message.role) {
       case 'user':
-        rows.push({ key: `m${i}`, kind: 'user', text: message.text });
+        rows.push({ key: `m${i}`, kind: 'user', text: message.text, ...(message.attachments?.length ? { attachments: message.attachments } : {}) });
         return;
       case 'assistant': {
         // The provider's own tool searches (Anthropic): shown as a card of what each loaded, before the reply's calls.

@@ -1,5 +1,5 @@
 import type { AppError, Result } from '../../../src-preload/contract';
-import type { Conversation, ConversationSummary, ToolCallCard } from '../../../src-preload/contract/chat';
+import type { AttachmentInput, Conversation, ConversationSummary, ToolCallCard } from '../../../src-preload/contract/chat';
 import type { ChatApi } from './chat-api';
 import { buildRows, emptyTurn, isTurnOver, withCard, withDelta, withState, type ChatRow, type LiveTurn } from './chat-rows';
 
@@ -71,8 +71,8 @@ export class ChatStore {
     this.error = undefined;
   }
 
-  async send(text: string): Promise<boolean> {
-    if (text.trim() === '' || this.busy) return false;
+  async send(text: string, attachments: AttachmentInput[] = []): Promise<boolean> {
+    if ((text.trim() === '' && attachments.length === 0) || this.busy) return false;
     const target = this.selectedId;
     this.sending = true;
     this.error = undefined;
@@ -83,7 +83,8 @@ export class ChatStore {
       const { [target]: _dropped, ...rest } = this.turnErrors;
       this.turnErrors = rest;
     }
-    const result = await this.api.sendMessage(target === undefined ? { text } : { conversationId: target, text });
+    const message = { text, ...(attachments.length ? { attachments } : {}) };
+    const result = await this.api.sendMessage(target === undefined ? message : { conversationId: target, ...message });
     this.sending = false;
     if (!result.ok) {
       this.error = result.error;

@@ -1,6 +1,6 @@
 import type { PromptView, ResourceView } from '../../../src-preload/contract';
 import type { ChatApi } from './chat-api';
-import { promptText, type Attachment } from './slash-commands';
+import { promptText } from './slash-commands';
 
 /** The prompts and resources of connected servers, for slash commands and attachments. */
 export class ServerExtras {
@@ -9,7 +9,7 @@ export class ServerExtras {
   /** One line per server or call that failed, naming it. */
   problems = $state.raw<string[]>([]);
 
-  constructor(private readonly api: Pick<ChatApi, 'listServers' | 'listPrompts' | 'getPrompt' | 'listResources' | 'readResource'>) {}
+  constructor(private readonly api: Pick<ChatApi, 'listServers' | 'listPrompts' | 'getPrompt' | 'listResources'>) {}
 
   async loadPrompts(): Promise<void> {
     const result = await this.api.listPrompts({});
@@ -42,11 +42,5 @@ export class ServerExtras {
     const result = await this.api.getPrompt({ name: prompt.server, prompt: prompt.name, ...(Object.keys(args).length > 0 ? { arguments: args } : {}) });
     if (!result.ok) return { ok: false, error: `prompt "${prompt.name}" on ${prompt.server}: ${result.error.message}` };
     return { ok: true, text: promptText(result.value) };
-  }
-
-  async attach(resource: ResourceView): Promise<{ ok: true; attachment: Attachment } | { ok: false; error: string }> {
-    const result = await this.api.readResource({ name: resource.server, uri: resource.uri });
-    if (!result.ok) return { ok: false, error: `resource ${resource.uri} on ${resource.server}: ${result.error.message}` };
-    return { ok: true, attachment: { server: resource.server, uri: resource.uri, name: resource.title ?? resource.name, contents: result.value } };
   }
 }

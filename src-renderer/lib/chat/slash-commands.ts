@@ -2,7 +2,7 @@
  * Server prompts as slash commands in the composer: "/server:prompt". The prompt's messages come
  * back from the server and are folded into the message text, since sendMessage carries text only.
  */
-import type { PromptResultView, PromptView, ResourceContentView } from '../../../src-preload/contract';
+import type { PromptResultView, PromptView } from '../../../src-preload/contract';
 
 export const commandOf = (prompt: Pick<PromptView, 'server' | 'name'>): string => `/${prompt.server}:${prompt.name}`;
 
@@ -32,32 +32,4 @@ export function promptText(result: PromptResultView): string {
   const messages = result.messages.filter((m) => m.text.trim() !== '');
   if (messages.length === 1 && messages[0]!.role === 'user') return messages[0]!.text;
   return messages.map((m) => `${m.role === 'user' ? 'User' : 'Assistant'}: ${m.text}`).join('\n\n');
-}
-
-export interface Attachment {
-  server: string;
-  uri: string;
-  name: string;
-  contents: ResourceContentView[];
-}
-
-/** A fence longer than any backtick run inside, so the resource's text cannot close it early. */
-function fence(text: string): string {
-  const longest = Math.max(2, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
-  return '`'.repeat(longest + 1);
-}
-
-/** The message text with each attached resource appended as a fenced block under its URI. */
-export function withAttachments(text: string, attachments: readonly Attachment[]): string {
-  const blocks = attachments.map((a) => {
-    const parts = a.contents.map((c) => {
-      if (c.text !== undefined) {
-        const f = fence(c.text);
-        return `${f}${c.mimeType ?? ''}\n${c.text}\n${f}`;
-      }
-      return `(binary ${c.mimeType ?? 'content'}, ${c.blob?.length ?? 0} base64 characters, not included)`;
-    });
-    return `Attached resource ${a.uri} from server "${a.server}":\n${parts.join('\n') || '(empty)'}`;
-  });
-  return [text, ...blocks].filter((part) => part.trim() !== '').join('\n\n');
 }

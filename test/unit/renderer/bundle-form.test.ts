@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BundleFieldView } from '../../../src-preload/contract';
 import { defaultHint, formPayload, initialInputs } from '../../../src-renderer/lib/install/bundle-form';
-import { toBase64 } from '../../../src-renderer/lib/install/bundle-upload';
+import { toBase64 } from '../../../src-renderer/lib/upload-chunks';
 
 const field = (over: Partial<BundleFieldView>): BundleFieldView => ({ key: 'k', type: 'string', title: 'K', description: '', required: false, sensitive: false, multiple: false, ...over });
 const fields = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PromptView } from '../../../src-preload/contract';
-import { commandOf, matchPrompts, promptArguments, promptText, withAttachments } from '../../../src-renderer/lib/chat/slash-commands';
+import { commandOf, matchPrompts, promptArguments, promptText } from '../../../src-renderer/lib/chat/slash-commands';
 
 const prompts: PromptView[] = [
   { server: 'everything', name: 'simple-prompt', arguments: [] },
@@ -32,22 +32,5 @@ describe('promptText', () => {
   it('uses a lone user message as is and labels several by role', () => {
     expect(promptText({ messages: [{ role: 'user', text: 'Say hi' }] })).toBe('Say hi');
     expect(promptText({ messages: [{ role: 'user', text: 'Q' }, { role: 'assistant', text: 'A' }, { role: 'user', text: '' }] })).toBe('User: Q\n\nAssistant: A');
-  });
-});
-
-describe('withAttachments', () => {
-  it('appends each resource under its URI in a fence its own backticks cannot close', () => {
-    const text = withAttachments('Look at this', [
-      { server: 'everything', uri: 'demo://1', name: 'one', contents: [{ uri: 'demo://1', mimeType: 'text/plain', text: 'has ``` inside' }] },
-      { server: 'everything', uri: 'demo://2', name: 'two', contents: [{ uri: 'demo://2', mimeType: 'image/png', blob: 'AAAA' }] },
-    ]);
-    expect(text).toBe(
-      'Look at this\n\nAttached resource demo://1 from server "everything":\n````text/plain\nhas ``` inside\n````\n\n' +
-        'Attached resource demo://2 from server "everything":\n(binary image/png, 4 base64 characters, not included)',
-    );
-  });
-
-  it('leaves the text alone with nothing attached', () => {
-    expect(withAttachments('hi', [])).toBe('hi');
   });
 });

@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
-import type { MessageParam, ContentBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ChatMessage } from '../../../../src-preload/contract/chat';
-import { DEFAULT_MAX_TOKENS, type ChatProvider, type ModelTool, type StopReason, type TurnEvent, type TurnRequest } from './chat-provider';
+import type { MessageParam, ContentBlockParam, ImageBlockParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ChatMessage, ImageMimeType } from '../../../../src-preload/contract/chat';
+import { attachmentCaption, DEFAULT_MAX_TOKENS, toolResultImages, type ChatProvider, type ModelTool, type StopReason, type TurnEvent, type TurnRequest } from './chat-provider';
 
 export interface AnthropicOptions {
   apiKey: string;
@@ -14,6 +14,7 @@ export interface AnthropicOptions {
 export class AnthropicProvider implements ChatProvider {
   readonly label: string;
   readonly nativeToolSearch = true;
+  readonly imageInput = true;
   private readonly client: Anthropic;
 
   constructor(private readonly options: AnthropicOptions) {
@@ -97,7 +98,7 @@ export function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
   for (const message of messages) {
     switch (message.role) {
       case 'user':
-        push('user', [{ type: 'text', text: message.text }]);
+        push('user', [...(message.text.trim() || !message.attachments?.length ? [{ type: 'text' as const, text: message.text }] : []), ...attachmentBlocks(message)]);
         break;
       case 'assistant':
         push('assistant', [
@@ -108,7 +109,11 @@ export function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
       case 'tool':
         push(
           'user',
-          message.results.map((r): ToolResultBlockParam => ({ type: 'tool_result', tool_use_id: r.callId, content: r.textForModel, ...(r.state === 'succeeded' ? {} : { is_error: true }) })),
+          message.results.map((r): ToolResultBlockParam => {
+            // Images a tool returned go back as image blocks inside its result, after the text.
+            const images = toolResultImages(r).map((i) => imageBlock(i.mimeType, i.data));
+            return { type: 'tool_result', tool_use_id: r.callId, content: images.length ? [{ type: 'text', text: r.textForModel }, ...images] : r.textForModel, ...(r.state === 'succeeded' ? {} : { is_error: true }) };
+          }),
         );
         break;
       default:
@@ -116,4 +121,24 @@ export function toAnthropicMessages(messages: ChatMessage[]): MessageParam[] {
     }
   }
   return out;
+}
+
+/** Attachments as Anthropic blocks: an image block for an image, a plain-text document block for a resource's text. */
+function attachmentBlocks(message: Extract<ChatMessage, { role: 'user' }>): ContentBlockParam[] {
+  return (message.attachments ?? []).flatMap((attachment): ContentBlockParam[] => {
+    if (attachment.kind === 'image') return [{ type: 'text', text: attachmentCaption(attachment) } satisfies TextBlockParam, imageBlock(attachment.mimeType, attachment.data)];
+    if (attachment.text === '') return [{ type: 'text', text: `${attachmentCaption(attachment)} (empty)` }];
+    return [
+      {
+        type: 'document',
+        source: { type: 'text', media_type: 'text/plain', data: attachment.text },
+        title: attachment.name,
+        context: attachmentCaption(attachment),
+      },
+    ];
+  });
+}
+
+function imageBlock(mimeType: ImageMimeType, data: string): ImageBlockParam {
+  return { type: 'image', source: { type: 'base64', media_type: mimeType, data } };
 }

@@ -1,5 +1,5 @@
 /** What the tool loop needs from a model: stream one turn given the conversation and the tools. */
-import type { ChatMessage, ToolCallRequest } from '../../../../src-preload/contract/chat';
+import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES, type ChatMessage, type ImageMimeType, type MessageAttachment, type ToolCallOutcome, type ToolCallRequest } from '../../../../src-preload/contract/chat';
 
 export interface ModelTool {
   name: string;
@@ -31,6 +31,8 @@ export interface ChatProvider {
   readonly label: string;
   /** Searches deferred tools itself (Anthropic's tool search with `defer_loading`); otherwise the chat offers find_tools. */
   readonly nativeToolSearch?: boolean;
+  /** Takes images as content blocks; a text-only model is refused images before anything is sent. */
+  readonly imageInput: boolean;
   /** Text deltas as they arrive, then every tool call of the turn, then done. */
   streamTurn(request: TurnRequest): AsyncGenerator<TurnEvent, void, undefined>;
 }
@@ -47,4 +49,21 @@ export function parseToolArguments(raw: string): { args: Record<string, unknown>
   } catch (error) {
     return { args: {}, argsError: `the arguments are not valid JSON (${error instanceof Error ? error.message : String(error)})` };
   }
+}
+
+/** The images a tool returned that a model can be shown: the types providers take, within the size limit. */
+export function toolResultImages(result: ToolCallOutcome): { mimeType: ImageMimeType; data: string }[] {
+  const images: { mimeType: ImageMimeType; data: string }[] = [];
+  for (const part of result.result?.content ?? []) {
+    if (part.type !== 'image' || !(IMAGE_MIME_TYPES as readonly string[]).includes(part.mimeType)) continue;
+    if ((part.data.length * 3) / 4 > MAX_IMAGE_BYTES) continue;
+    images.push({ mimeType: part.mimeType as ImageMimeType, data: part.data });
+  }
+  return images;
+}
+
+/** How an attachment is introduced to the model, so it knows where each block came from. */
+export function attachmentCaption(attachment: MessageAttachment): string {
+  if (attachment.kind === 'resource') return `Attached resource ${attachment.uri} from server "${attachment.server}"${attachment.mimeType ? ` (${attachment.mimeType})` : ''}:`;
+  return attachment.from ? `Attached image: resource ${attachment.from.uri} from server "${attachment.from.server}"` : `Attached image "${attachment.name}"`;
 }

@@ -27,6 +27,7 @@ const settingsSchema = z.object({
   rules: z.array(z.object({ pattern: z.string().min(1), effect: z.enum(['allow', 'ask', 'deny']) })),
   /** When each rule was first saved ("effect pattern" -> epoch ms), for the grants page; absent in older files. */
   ruleAddedAt: z.record(z.string(), z.number()).optional(),
+  imageInput: z.boolean().optional(),
 });
 
 /** The key a rule's date is kept under: the same pattern with another effect is another rule. */
@@ -186,7 +187,7 @@ export async function createProvider(settings: ChatSettings, vault: SecretVault,
     }
     case 'openai-compatible': {
       const { OpenAiCompatibleProvider } = await import('./openai-provider');
-      return new OpenAiCompatibleProvider({ apiKey: key ?? 'local', model: settings.model, baseUrl: effectiveBaseUrl(settings) });
+      return new OpenAiCompatibleProvider({ apiKey: key ?? 'local', model: settings.model, baseUrl: effectiveBaseUrl(settings), imageInput: settings.imageInput ?? true });
     }
     default:
       return settings.provider satisfies never;
