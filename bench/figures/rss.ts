@@ -49,8 +49,7 @@ export async function mainProcessRss(runs: number): Promise<Figure[]> {
   const median = (mode: Mode, key: 'rss' | 'steadyRss') => summarize(samples[mode].map((s) => s[key] / MB)).median;
   const perServer = (mode: Mode, key: 'rss' | 'steadyRss', minus: number) => summarize(samples[mode].map((s) => (s[key] / MB - minus) / SERVERS));
   const bare = { rss: median('bare', 'rss'), steadyRss: median('bare', 'steadyRss') };
-  const work = (side: string, key: 'rss' | 'steadyRss') =>
-    `${side}, ${SERVERS} connected (RSS median ${median(side === 'SwitchboardCore' ? 'switchboard' : 'raw', key).toFixed(1)} MB)`;
+  const work = (label: string, mode: Mode, key: 'rss' | 'steadyRss') => `${label}, ${SERVERS} connected (RSS median ${median(mode, key).toFixed(1)} MB)`;
   const fixed = (mode: Mode) => median(mode, 'steadyRss') - bare.steadyRss;
   return [
     judge({
@@ -58,8 +57,8 @@ export async function mainProcessRss(runs: number): Promise<Figure[]> {
       title: `main-process RSS with ${SERVERS} stdio servers, minus a bare process, per server, idle`,
       unit: 'MB',
       target: { kind: 'ratio', max: 1.5 },
-      raw: { stats: perServer('raw', 'steadyRss', bare.steadyRss), work: work('raw SDK Clients', 'steadyRss') },
-      switchboard: { stats: perServer('switchboard', 'steadyRss', bare.steadyRss), work: work('SwitchboardCore', 'steadyRss') },
+      raw: { stats: perServer('raw', 'steadyRss', bare.steadyRss), work: work('raw SDK Clients', 'raw', 'steadyRss') },
+      switchboard: { stats: perServer('switchboard', 'steadyRss', bare.steadyRss), work: work('SwitchboardCore', 'switchboard', 'steadyRss') },
       note: `read after 20 s idle and a full gc (the JS engine gives back the pages connecting grew its heap by only once idle); Switchboard has built the servers view (every tool's tokens counted, in a helper process that has exited); bare process ${bare.steadyRss.toFixed(1)} MB; code loaded with no server: raw ${fixed('raw-0').toFixed(1)} MB, Switchboard ${fixed('switchboard-0').toFixed(1)} MB`,
     }),
     judge({
@@ -67,8 +66,8 @@ export async function mainProcessRss(runs: number): Promise<Figure[]> {
       title: `main-process RSS per server, 500 ms after connecting`,
       unit: 'MB',
       target: { kind: 'report' },
-      raw: { stats: perServer('raw', 'rss', bare.rss), work: work('raw SDK Clients', 'rss') },
-      switchboard: { stats: perServer('switchboard', 'rss', bare.rss), work: work('SwitchboardCore', 'rss') },
+      raw: { stats: perServer('raw', 'rss', bare.rss), work: work('raw SDK Clients', 'raw', 'rss') },
+      switchboard: { stats: perServer('switchboard', 'rss', bare.rss), work: work('SwitchboardCore', 'switchboard', 'rss') },
     }),
     judge({
       id: 'rss-10-servers-marginal',

@@ -11,7 +11,7 @@ import { DEFAULT_TOOL_BUDGET } from '../../../src-preload/contract/tool-budget';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import { ToolSearchIndex } from './tool-search';
 import { TokenWorker, type CountTexts } from './token-worker';
-import { estimateTokens, modelTool, TOKENIZER, ToolTokenCounter } from './tool-tokens';
+import { estimateToolTokens, TOKENIZER, ToolTokenCounter } from './tool-tokens';
 
 export interface ToolLoadingSettings {
   budget(): ToolBudget;
@@ -121,7 +121,7 @@ export class ToolLoading {
 
   /** A tool's tokens (an estimate until it is counted). */
   tokens(tool: CatalogTool): number {
-    return this.counter.countAll(this.deps.all()).byTool.get(tool) ?? estimateTokens(JSON.stringify(modelTool(tool)));
+    return this.counter.countAll(this.deps.all()).byTool.get(tool) ?? estimateToolTokens(tool);
   }
 
   /** Resolves when every tool of the catalog is counted: the chat plans a turn on exact figures. */
@@ -187,7 +187,7 @@ export class ToolLoading {
     const byServer = new Map<string, number>();
     let tokens = 0;
     for (const tool of candidates) {
-      const count = counts.get(tool) ?? estimateTokens(JSON.stringify(modelTool(tool)));
+      const count = counts.get(tool) ?? estimateToolTokens(tool);
       tokens += count;
       byServer.set(tool.server, (byServer.get(tool.server) ?? 0) + count);
     }

@@ -22,6 +22,9 @@ export function schemaTokens(tool: ModelTool): number {
 /** What a definition is taken to cost until it is counted: ~4 characters a token, typical of JSON schemas. */
 export const estimateTokens = (text: string): number => Math.ceil(text.length / 4);
 
+/** A tool not in the counted catalog: its estimate. */
+export const estimateToolTokens = (tool: CatalogTool): number => estimateTokens(JSON.stringify(modelTool(tool)));
+
 export interface CatalogCounts {
   byTool: Map<CatalogTool, number>;
   /** False while some are estimates: their counts are on the way (onCounted fires when they are in). */
