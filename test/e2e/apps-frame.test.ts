@@ -108,7 +108,9 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     expect(src.origin).not.toBe(origin);
     expect(await frameOf('origin-check').getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
     // The app itself sits one frame further in, sandboxed to scripts only.
-    const proxy = page.frames().find((f) => f.url().startsWith(src.origin))!;
+    // The src attribute is set before the frame navigates: wait for the proxy document itself.
+    const proxy = (await (await frameOf('origin-check').elementHandle())!.contentFrame())!;
+    await proxy.waitForURL((url) => url.origin === src.origin);
     expect(await proxy.locator('iframe').getAttribute('sandbox')).toBe('allow-scripts');
     expect(await proxy.evaluate(() => document.cookie)).toBe('');
     await page.evaluate(() => (window as unknown as { apps: { unmount(id: string): void } }).apps.unmount('origin-check'));
