@@ -80,6 +80,9 @@ export class ToolTokenCounter {
   private countQueued(): void {
     if (this.counting) return;
     this.counting = (async () => {
+      // Not in the caller's task: the servers view asks first, and its snapshot (with estimates) must go
+      // out before the helper is started and handed every definition (~0.1–0.2 s of this thread for 2,000 tools).
+      await new Promise<void>((resolve) => setImmediate(resolve));
       while (this.queued.size > 0) {
         const texts = [...this.queued];
         this.queued.clear();

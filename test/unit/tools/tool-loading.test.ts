@@ -161,9 +161,23 @@ describe('ToolTokenCounter', () => {
     expect(second.byTool.get(rebuilt[1]!)).toBeGreaterThan(schemaTokens(modelTool(write)));
   });
 
+  it('starts counting only after the task that asked: the answer with estimates goes out first', async () => {
+    const { counter, batches } = counterCountingHere();
+    expect(counter.countAll([files, write]).exact).toBe(false);
+    // Everything the asking task chains on (a snapshot's reply) runs before the helper is handed the texts.
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    expect(batches).toEqual([]);
+    // More asked in the same task joins the one batch.
+    counter.countAll([files, write, entities]);
+    await counter.settled();
+    expect(batches.map((b) => b.length)).toEqual([3]);
+  });
+
   it('texts arriving while a batch is counted go in the next batch, and settled() waits for both', async () => {
     const { counter, batches } = counterCountingHere();
     counter.countAll([files]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(batches).toHaveLength(1);
     counter.countAll([files, write, entities]);
     await counter.settled();
     expect(batches.map((b) => b.length)).toEqual([1, 2]);
