@@ -63,6 +63,14 @@ async function main(): Promise<void> {
     events: core.events,
     rendererDir: fileURLToPath(new URL('../renderer', import.meta.url)),
     port: options.port,
+    // The page's first question is the servers snapshot: build it (catalog, token estimates) while the browser compiles the script.
+    onScriptSent: () => {
+      try {
+        core.snapshot();
+      } catch (error) {
+        console.error(`switchboard web: could not prepare the servers snapshot: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
   });
   console.log(`Switchboard is running at ${host.url}`);
 

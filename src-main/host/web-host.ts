@@ -20,6 +20,11 @@ export interface WebHostOptions {
   port?: number;
   /** Absent: a fresh random token for this launch. */
   token?: string;
+  /**
+   * Called once, after the page's first script has been sent: the browser compiles and runs it before it
+   * asks for anything, so this is when to prepare the first answers (the servers snapshot) off its path.
+   */
+  onScriptSent?: () => void;
 }
 
 export interface WebHost {
@@ -51,6 +56,7 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   const token = options.token ?? newToken();
   if (token.length < 32) throw new Error('web host: the token must be at least 32 characters');
   let port = 0;
+  let scriptSent = false;
   const sandbox = await startSandboxHost(() => port);
 
   const sockets = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
@@ -88,6 +94,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     const csp = rendererCsp(sandbox.frameSource);
     res.writeHead(200, { ...BASE_HEADERS, 'Content-Security-Policy': csp, 'Content-Type': found.contentType, 'Content-Length': found.size, 'Cache-Control': 'no-cache' });
     if (req.method === 'HEAD') return void res.end();
+    if (!scriptSent && found.contentType.startsWith('text/javascript')) {
+      scriptSent = true;
+      res.once('finish', () => options.onScriptSent?.());
+    }
     openStaticFile(found).on('error', () => res.destroy()).pipe(res);
   }
 

@@ -123,6 +123,30 @@ describe('web host: where it listens (T2)', () => {
   });
 });
 
+describe('web host: preparing the first answers while the browser compiles the page', () => {
+  it('calls onScriptSent once, after the first script a browser with the token was sent; pages, styles and refusals do not count', async () => {
+    let calls = 0;
+    const host = await startWebHost({ handlers: fx.core.handlers, events: fx.core.events, rendererDir: fx.rendererDir, onScriptSent: () => calls++ });
+    try {
+      const cookie = { Cookie: cookieFor(host) };
+      expect((await rawRequest(host.port, { headers: cookie })).status).toBe(200);
+      expect((await rawRequest(host.port, { path: '/assets/style.css', headers: cookie })).status).toBe(200);
+      expect((await rawRequest(host.port, { path: '/assets/app.js' })).status).toBe(401);
+      expect((await rawRequest(host.port, { path: '/assets/app.js', method: 'HEAD', headers: cookie })).status).toBe(200);
+      expect(calls).toBe(0);
+      const script = await rawRequest(host.port, { path: '/assets/app.js', headers: cookie });
+      expect(script.body).toContain('document.getElementById');
+      // Once the host has seen the response finish (the client can have it a moment before).
+      await expect.poll(() => calls).toBe(1);
+      await rawRequest(host.port, { path: '/assets/app.js', headers: cookie });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(calls).toBe(1);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
 describe('web host: HTTP token, Host and Origin checks (T2)', () => {
   it('answers 401 without a token, naming what is missing', async () => {
     const reply = await rawRequest(fx.host.port);
