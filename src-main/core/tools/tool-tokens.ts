@@ -25,6 +25,9 @@ export const estimateTokens = (text: string): number => Math.ceil(text.length / 
 /** A tool not in the counted catalog: its estimate. */
 export const estimateToolTokens = (tool: CatalogTool): number => estimateTokens(JSON.stringify(modelTool(tool)));
 
+/** Definitions handed to the counting helper at a time. */
+export const COUNT_SLICE = 250;
+
 export interface CatalogCounts {
   byTool: Map<CatalogTool, number>;
   /** False while some are estimates: their counts are on the way (onCounted fires when they are in). */
@@ -87,9 +90,14 @@ export class ToolTokenCounter {
         const texts = [...this.queued];
         this.queued.clear();
         this.inFlight = new Set(texts);
-        // A failed count is done here rather than left an estimate forever (ready() waits on it).
-        const counts = await this.countTexts(texts).catch(() => countHere(texts));
-        texts.forEach((text, i) => this.byText.set(text, counts[i]!));
+        // Handed over in slices: encoding 2,000 definitions for the helper at once holds this thread ~0.1 s,
+        // and a browser's first questions wait behind it; between slices they are answered.
+        for (let at = 0; at < texts.length; at += COUNT_SLICE) {
+          const slice = texts.slice(at, at + COUNT_SLICE);
+          // A failed count is done here rather than left an estimate forever (ready() waits on it).
+          const counts = await this.countTexts(slice).catch(() => countHere(slice));
+          slice.forEach((text, i) => this.byText.set(text, counts[i]!));
+        }
       }
     })().finally(() => {
       this.inFlight.clear();

@@ -8,7 +8,7 @@ import { ApprovalStore, approvalsFile } from '../../../src-main/core/approvals/a
 import { ToolSettings } from '../../../src-main/core/mcp/tool-settings';
 import { ToolCaller } from '../../../src-main/core/tools/tool-caller';
 import { isOnDemand, loadedToolNames, planToolLoading, ToolLoading } from '../../../src-main/core/tools/tool-loading';
-import { modelTool, schemaTokens, ToolTokenCounter } from '../../../src-main/core/tools/tool-tokens';
+import { COUNT_SLICE, modelTool, schemaTokens, ToolTokenCounter } from '../../../src-main/core/tools/tool-tokens';
 import type { ChatMessage } from '../../../src-preload/contract/chat';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import { catalogTool } from '../../support/catalog-tool';
@@ -171,6 +171,18 @@ describe('ToolTokenCounter', () => {
     counter.countAll([files, write, entities]);
     await counter.settled();
     expect(batches.map((b) => b.length)).toEqual([3]);
+  });
+
+  it('hands a big catalog to the helper in slices, one after another, and counts every tool', async () => {
+    const { counter, batches, counted } = counterCountingHere();
+    const many = Array.from({ length: COUNT_SLICE * 2 + 7 }, (_, i) => ({ ...files, name: `read_${i}`, qualifiedName: `files__read_${i}` }));
+    counter.countAll(many);
+    await counter.settled();
+    expect(batches.map((b) => b.length)).toEqual([COUNT_SLICE, COUNT_SLICE, 7]);
+    expect(counted()).toBe(1);
+    const exact = counter.countAll(many);
+    expect(exact.exact).toBe(true);
+    expect(exact.byTool.get(many[COUNT_SLICE * 2 + 6]!)).toBe(schemaTokens(modelTool(many[COUNT_SLICE * 2 + 6]!)));
   });
 
   it('texts arriving while a batch is counted go in the next batch, and settled() waits for both', async () => {
