@@ -24,13 +24,18 @@ export class ServersStore {
   }
 
   async load(): Promise<void> {
-    const [servers] = await Promise.all([this.api.listServers({}), this.loadApprovals(), this.loadProjects()]);
+    // The rows show the moment the snapshot arrives: approvals and project folders fill in beside them
+    // (a file read each, which can queue behind the servers starting up).
+    const asked = this.api.listServers({});
+    const besides = Promise.all([this.loadApprovals(), this.loadProjects()]);
+    const servers = await asked;
     if (servers.ok) {
       this.snapshot = servers.value;
       this.loadError = undefined;
     } else {
       this.loadError = servers.error;
     }
+    await besides;
   }
 
   async loadApprovals(): Promise<void> {

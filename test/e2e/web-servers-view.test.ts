@@ -65,6 +65,26 @@ describe.skipIf(missing !== undefined)('servers view in web mode (Chromium)', ()
     }
   });
 
+  it('asks for the servers, approvals and projects once at start: the socket opening the first time is no reconnect', async () => {
+    const config = { servers: { one: { command: process.execPath, args: ['-e', ''], enabled: false }, two: { command: process.execPath, args: ['-e', ''], enabled: false } } };
+    const app = await startWebApp(async (home) => writeFile(join(home, 'servers.json'), JSON.stringify(config)));
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 720 } });
+      const asked: string[] = [];
+      page.on('websocket', (ws) => ws.on('framesent', ({ payload }) => asked.push((JSON.parse(String(payload)) as { method: string }).method)));
+      await page.goto(app.url);
+      await expect.poll(() => page.locator('[data-server]').count()).toBe(2);
+      // Whatever else would follow the first answers has had time to go out.
+      await page.waitForTimeout(500);
+      expect(asked.filter((method) => method === 'listServers')).toHaveLength(1);
+      expect(asked.filter((method) => method === 'listTrust')).toHaveLength(1);
+      expect(asked.filter((method) => method === 'listProjects')).toHaveLength(1);
+      expect(asked.filter((method) => method === 'getAppearance')).toHaveLength(1);
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('shows a malformed config file with its line and column and never rewrites it', async () => {
     // A missing comma after "a": the parser can point at the exact spot.
     const broken = '{\n  "servers": {\n    "a": { "command": "node" }\n    "b": { "command": "node" }\n  }\n}\n';
