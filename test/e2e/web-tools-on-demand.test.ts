@@ -66,6 +66,8 @@ describe.skipIf(missing !== undefined)('tools on demand in web mode (Chromium, r
 
       // Tokens per tool in the tools panel add up to the server's figure (all of memory's tools are enabled and model-visible).
       await page.locator('[data-server="memory"]').getByRole('button', { name: 'Tools' }).click();
+      // The panel asks for the server's tools over the socket: wait for its rows before reading them all.
+      await page.locator('[aria-label="Tools of memory"] [data-testid="tool-tokens"]').first().waitFor();
       const toolTokens = await page.locator('[aria-label="Tools of memory"] [data-testid="tool-tokens"]').allInnerTexts();
       expect(toolTokens.length).toBeGreaterThan(5);
       expect(toolTokens.map(tokens).reduce((a, b) => a + b, 0)).toBe(perServer[1]);
