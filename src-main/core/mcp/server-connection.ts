@@ -436,10 +436,24 @@ export class ServerConnection {
   }
 
   private readonly refreshing = new Map<string, Promise<void>>();
+  /** The client a refresh is queued for that has not sent its request yet: it will see every change notified until then. */
+  private readonly refreshQueued = new Map<ListName, Client>();
 
+  /**
+   * A list_changed notification: list again once the refresh under way (if any) is done. A burst of
+   * notifications (a server registering tools one by one) is one more list, not one each: every list
+   * rebuilds the catalog and its token counts, and the SDK compiles the tools' output schemas anew.
+   */
   private refreshSoon(client: Client, list: ListName): void {
+    if (this.refreshQueued.get(list) === client) return;
+    this.refreshQueued.set(list, client);
     const previous = this.refreshing.get(list) ?? Promise.resolve();
-    const next = previous.then(() => this.refreshList(client, list)).then(() => this.deps.onChange(this));
+    const next = previous
+      .then(() => {
+        if (this.refreshQueued.get(list) === client) this.refreshQueued.delete(list);
+        return this.refreshList(client, list);
+      })
+      .then(() => this.deps.onChange(this));
     this.refreshing.set(list, next.catch(() => {}));
   }
 
