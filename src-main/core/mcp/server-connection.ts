@@ -24,6 +24,7 @@ import { terminal, transient } from '../diagnosis/diagnosis';
 import { diagnoseServer, serverFix } from '../diagnosis/server-diagnosis';
 import { describeExit, explainFailure, type Failure } from './failure-reason';
 import { launchHash } from './launch-hash';
+import { schemaValidator } from './schema-validator';
 import { LineRing } from './line-ring';
 import { connectRemote, remoteUrlProblem } from './remote-connect';
 import type { ServerState } from './server-state';
@@ -368,7 +369,7 @@ export class ServerConnection {
 
   private makeClient(): Client {
     const setup = this.deps.clientSetup;
-    const client = new Client(CLIENT_INFO, { capabilities: { ...setup?.capabilities, roots: { listChanged: true }, extensions: MCP_APPS_EXTENSION } });
+    const client = new Client(CLIENT_INFO, { capabilities: { ...setup?.capabilities, roots: { listChanged: true }, extensions: MCP_APPS_EXTENSION }, jsonSchemaValidator: schemaValidator });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.deps.roots() }));
     setup?.register(client, this.name);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshSoon(client, 'tools'));
