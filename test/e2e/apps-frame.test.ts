@@ -103,7 +103,7 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
   it('loads the proxy from the sandbox listener on the app’s own name under localhost, never from the UI origin', async () => {
     const basic = await server('basic-svelte').appFor('get-time');
     await mountApp('origin-check', { ...basic, toolName: 'get-time', serverName: 'basic-svelte', toolInput: {}, theme: 'light' });
-    await expect.poll(() => frameOf('origin-check').getAttribute('src')).toMatch(/^http:\/\/app-[0-9a-f]{32}\.localhost:\d+\/proxy$/);
+    await expect.poll(() => frameOf('origin-check').getAttribute('src'), { timeout: 20_000 }).toMatch(/^http:\/\/app-[0-9a-f]{32}\.localhost:\d+\/proxy$/);
     const src = new URL((await frameOf('origin-check').getAttribute('src'))!);
     expect(src.origin).not.toBe(origin);
     expect(await frameOf('origin-check').getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
@@ -114,7 +114,7 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     expect(await proxy.locator('iframe').getAttribute('sandbox')).toBe('allow-scripts');
     expect(await proxy.evaluate(() => document.cookie)).toBe('');
     await page.evaluate(() => (window as unknown as { apps: { unmount(id: string): void } }).apps.unmount('origin-check'));
-    await expect.poll(() => page.locator('#origin-check').count()).toBe(0);
+    await expect.poll(() => page.locator('#origin-check').count(), { timeout: 10_000 }).toBe(0);
   });
 
   it('every escape the hostile app tries fails, and the undeclared host hears nothing', async () => {
@@ -222,7 +222,7 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     await expect.poll(() => statusOf('pdf'), { timeout: 60_000 }).toBe('running');
     await expect.poll(() => attempts.some((a) => a.server === 'pdf' && a.tool === 'read_pdf_bytes' && a.outcome === 'called'), { timeout: 30_000 }).toBe(true);
     // The viewer reports its size once the page is drawn: the frame follows, up to its 640 px bound.
-    await expect.poll(() => frameOf('pdf').evaluate((f) => f.getBoundingClientRect().height), { timeout: 30_000 }).toBe(640);
+    await expect.poll(() => frameOf('pdf').evaluate((f) => f.getBoundingClientRect().height), { timeout: 60_000 }).toBe(640);
     await page.waitForTimeout(2000);
     await page.locator('#pdf').screenshot({ path: `${SHOTS}/pdf.png` });
     expect(await statusOf('pdf')).toBe('running');
@@ -231,7 +231,7 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
   it('shows an error when a running app hangs, without freezing the UI or the other apps', async () => {
     const hang = await server('hostile').appFor('show-hang');
     await mountApp('hang', { ...hang, toolName: 'show-hang', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { pingEveryMs: 300, pingTimeoutMs: 1500 } });
-    await expect.poll(() => statusOf('hang')).toBe('running');
+    await expect.poll(() => statusOf('hang'), { timeout: 20_000 }).toBe('running');
     const hungHost = new URL((await frameOf('hang').getAttribute('src'))!).host;
     const started = Date.now();
     await page.evaluate(() => new Promise((r) => setTimeout(r, 0)));

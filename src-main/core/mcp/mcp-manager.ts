@@ -33,7 +33,7 @@ import { ToolSettings } from './tool-settings';
 import type { ToolBudget } from '../../../src-preload/contract/tool-budget';
 import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks';
 import { callToolAsTask, runsAsTask, type TaskCallDeps } from './task-call';
-import type { CallRoute } from '../../../src-preload/contract/traces';
+import type { WireSteps } from '../traces/call-traces';
 
 export interface McpManagerDeps {
   /** Data home: tool cache and per-tool settings live here. */
@@ -82,13 +82,18 @@ export interface CallOptions {
   onProgress?: (progress: CallProgress) => void;
   /** A call the server runs as a task: each status it reports (working, input_required, …), and a dropped connection. */
   onTask?: (task: TaskView) => void;
-  /** Told as the request goes out (again after a session re-initialize): which process or session, which connection. */
-  onSent?: (route: CallRoute) => void;
 }
 
 /** Hard maximum for one tool call, as a multiple of the per-call (progress-reset) timeout. */
 const HARD_MAX_FACTOR = 10;
 const ignoreProgress = () => {};
+
+function tracedProgress(trace: WireSteps, onProgress: ((progress: CallProgress) => void) | undefined): (progress: CallProgress) => void {
+  return (progress) => {
+    trace.progress(progress);
+    onProgress?.(progress);
+  };
+}
 const COALESCE_MS = 15;
 
 /**
@@ -367,7 +372,7 @@ export class McpManager {
    * timeout; times out per call (reset by progress, with a hard maximum); a server that forgot
    * its HTTP session is re-initialized once, transparently.
    */
-  async callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolResult> {
+  async callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}, trace?: WireSteps): Promise<ToolResult> {
     const connection = this.require(server);
     const client = connection.readyClient() ?? (await connection.connectedClient(connection.config.timeout * 1000));
     if (!connection.mayHaveTool(tool)) throw noSuchTool(server, tool);
@@ -382,14 +387,16 @@ export class McpManager {
       maxTotalTimeout: hardMax,
       signal: cancel.signal,
       // Always ask for progress: without a progress token the server cannot keep the call alive.
-      onprogress: options.onProgress ?? ignoreProgress,
+      onprogress: trace ? tracedProgress(trace, options.onProgress) : (options.onProgress ?? ignoreProgress),
     };
     const asTask = runsAsTask(client, connection.tools.find((t) => t.name === tool));
-    const run = (c: typeof client) =>
-      asTask
+    // The trace hears of each request sent: a re-initialized session is a second one, on a new session.
+    const run = (c: typeof client) => {
+      trace?.sent(connection.route());
+      return asTask
         ? callToolAsTask(c, tool, args, this.taskDeps(connection, timeout, hardMax), { signal: cancel.signal, onProgress: requestOptions.onprogress, ...(options.onTask ? { onTask: options.onTask } : {}) })
         : c.callTool({ name: tool, arguments: args }, undefined, requestOptions);
-      options.onSent?.(connection.route());
+    };
     try {
       let raw: Awaited<ReturnType<typeof run>>;
       try {

@@ -99,6 +99,7 @@ export class ServerConnection {
 
   private session: Session | undefined;
   private generation = 0;
+  private lastRoute: { session: Session | undefined; generation: number; sessionId: string | undefined; route: CallRoute } | undefined;
   private retryTimer: unknown;
   private pingTimer: unknown;
   private readonly crashes: CrashTracker;
@@ -165,16 +166,24 @@ export class ServerConnection {
     this.wakeWaiters();
   }
 
-  /** Where a request goes now — the process, or the endpoint and session — and which connection (call traces). */
+  /**
+   * Where a request goes now — the process, or the endpoint and session — and which connection (call
+   * traces). Built once per session, not per call: it parses the URL and hashes the session id.
+   */
   route(): CallRoute {
     const { session } = this;
-    return callRoute({
+    const sessionId = session?.transport instanceof StreamableHTTPClientTransport ? session.transport.sessionId : undefined;
+    const cached = this.lastRoute;
+    if (cached !== undefined && cached.session === session && cached.generation === this.generation && cached.sessionId === sessionId) return cached.route;
+    const route = callRoute({
       transport: this.transportKind,
       generation: this.generation,
       pid: session?.stdio?.pid,
       ...(this.config.kind === 'remote' ? { url: this.config.url } : {}),
-      sessionId: session?.transport instanceof StreamableHTTPClientTransport ? session.transport.sessionId : undefined,
+      sessionId,
     });
+    this.lastRoute = { session, generation: this.generation, sessionId, route };
+    return route;
   }
 
   /** The client when connected right now, without waiting (the call path's fast case). */

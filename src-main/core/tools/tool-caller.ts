@@ -11,7 +11,7 @@ import type { ApprovalBroker } from '../approvals/approval-broker';
 import type { CallOptions, McpManager } from '../mcp/mcp-manager';
 import { ARGUMENTS_FIX } from '../diagnosis/call-diagnosis';
 import { misuse, terminal, withDiagnosis } from '../diagnosis/diagnosis';
-import type { CallTraces } from '../traces/call-traces';
+import type { CallRecording, CallTraces } from '../traces/call-traces';
 import { checkArguments } from './tool-arguments';
 
 /** What the caller needs of the MCP manager (a test may give it SDK clients of its own). */
@@ -25,8 +25,6 @@ export interface CallRequest extends CallOptions {
   callId?: string;
   /** Told once the call is approved, just before it is sent (the chat's card moves to "running"). */
   onApproved?: (run: { args: Record<string, unknown>; because: string; by: 'user' | 'policy' }) => void;
-  /** Told once the tool named is found, before any check (call traces file the call under its server). */
-  onResolved?: (tool: CatalogTool) => void;
 }
 
 export type CallOutcome =
@@ -57,17 +55,17 @@ export class ToolCaller {
 
   call(ref: ToolRef, args: Record<string, unknown>, request: CallRequest): Promise<CallOutcome> {
     const { traces } = this.deps;
-    return traces ? traces.record(ref, args, request, (traced) => this.callOnce(ref, args, traced)) : this.callOnce(ref, args, request);
+    return traces ? traces.record(ref, args, request, (recording) => this.callOnce(ref, args, request, recording)) : this.callOnce(ref, args, request);
   }
 
-  private async callOnce(ref: ToolRef, args: Record<string, unknown>, request: CallRequest): Promise<CallOutcome> {
+  private async callOnce(ref: ToolRef, args: Record<string, unknown>, request: CallRequest, recording?: CallRecording): Promise<CallOutcome> {
     let tool: CatalogTool;
     try {
       tool = await this.deps.source.resolveTool(ref);
     } catch (error) {
       return { kind: 'refused', error: asFailure(error) };
     }
-    request.onResolved?.(tool);
+    recording?.resolved(tool);
     const refusal = this.refusal(tool, args, request);
     if (refusal) return { kind: 'refused', tool, error: refusal };
 
@@ -76,9 +74,10 @@ export class ToolCaller {
     if (verdict.kind === 'deny') return { kind: 'denied', tool, by: verdict.by, because: verdict.because, ...(verdict.reason ? { reason: verdict.reason } : {}) };
 
     const run = { args: verdict.args, because: verdict.because };
+    recording?.approved(verdict.by, verdict.because);
     request.onApproved?.({ ...run, by: verdict.by });
     try {
-      const result = await this.deps.source.callServerTool(tool.server, tool.name, run.args, request);
+      const result = await this.deps.source.callServerTool(tool.server, tool.name, run.args, request, recording);
       return { kind: 'done', tool, ...run, result };
     } catch (error) {
       // The manager aborts the controller itself at a call's hard maximum (with the SDK's McpError): that is a failure, not a cancel.

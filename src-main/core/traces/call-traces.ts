@@ -1,13 +1,15 @@
 /**
  * Call traces, kept in memory: a ring of the last calls per server, and an index by chat call id for
- * the tool card. The ToolCaller runs every call through `record`, which wraps the call's hooks to
- * note each step — so the chat, the tools panel, MCP Apps and the CLI all get traces, from one place.
+ * the tool card. The ToolCaller runs every call through `record`, which hands the call path a
+ * `CallRecording` to tell each step as it happens — so the chat, the tools panel, MCP Apps and the CLI
+ * all get traces, from one place, without a copy of the call's request or hooks wrapped around it.
  * A trace holds sizes, never argument or result content: arguments may carry secrets.
  */
 import { randomUUID } from 'node:crypto';
-import type { ToolRef } from '../../../src-preload/contract/tools';
+import type { CatalogTool, ToolRef } from '../../../src-preload/contract/tools';
 import type { FailureClass } from '../../../src-preload/contract/common';
-import type { CallTrace, TraceStep } from '../../../src-preload/contract/traces';
+import type { CallProgress } from '../../../src-preload/contract/tasks';
+import type { CallRoute, CallTrace, TraceStep } from '../../../src-preload/contract/traces';
 import { diagnoseToolResult } from '../diagnosis/call-diagnosis';
 import { systemClock, type Clock } from '../ports';
 import type { CallOutcome, CallRequest } from '../tools/tool-caller';
@@ -26,6 +28,19 @@ export interface CallTracesDeps {
   sink?: TraceSink;
 }
 
+/** What the MCP manager tells a call's trace: each time the request goes out, and each progress notification. */
+export interface WireSteps {
+  sent(route: CallRoute): void;
+  progress(progress: CallProgress): void;
+}
+
+/** One call's trace while it runs; the call path tells it each step. */
+export interface CallRecording extends WireSteps {
+  /** The tool named was found: the trace is filed under its server. */
+  resolved(tool: CatalogTool): void;
+  approved(by: 'user' | 'policy', because: string): void;
+}
+
 const DEFAULT_PER_SERVER = 200;
 /** Progress notifications past this many steps are counted, not kept: a long task may send thousands. */
 const MAX_STEPS = 100;
@@ -38,59 +53,48 @@ type Step = WithoutAt<TraceStep>;
 export class CallTraces {
   private readonly rings = new Map<string, CallTrace[]>();
   private readonly byCall = new Map<string, CallTrace>();
-  private readonly placed = new WeakSet<CallTrace>();
   private readonly clock: Clock;
   private readonly perServer: number;
+  /** Puts a trace in its server's ring; the oldest call falls out. */
+  private readonly file = (trace: CallTrace, server: string | undefined): void => {
+    const key = server ?? NO_SERVER;
+    let ring = this.rings.get(key);
+    if (!ring) this.rings.set(key, (ring = []));
+    ring.push(trace);
+    if (ring.length > this.perServer) this.forget(ring.shift()!);
+  };
 
   constructor(private readonly deps: CallTracesDeps = {}) {
     this.clock = deps.clock ?? systemClock;
     this.perServer = deps.perServer ?? DEFAULT_PER_SERVER;
   }
 
-  /** Runs one call (`run`) with its hooks wrapped, so each step it takes lands in the call's trace. */
-  async record(ref: ToolRef, args: Record<string, unknown>, request: CallRequest, run: (request: CallRequest) => Promise<CallOutcome>): Promise<CallOutcome> {
-    const startedAt = this.clock.now();
+  /** Runs one call (`run`), giving it the recording its steps go to. */
+  async record(ref: ToolRef, args: Record<string, unknown>, request: CallRequest, run: (recording: CallRecording) => Promise<CallOutcome>): Promise<CallOutcome> {
     const trace: CallTrace = {
       id: randomUUID(),
       tool: 'qualifiedName' in ref ? ref.qualifiedName : ref.tool,
       origin: request.origin,
-      ...(request.conversationId !== undefined ? { conversationId: request.conversationId } : {}),
-      ...(request.callId !== undefined ? { callId: request.callId } : {}),
-      startedAt,
+      startedAt: this.clock.now(),
       steps: [{ kind: 'asked', at: 0, origin: request.origin, argsBytes: byteSize(args) }],
       droppedSteps: 0,
     };
-    const step = (s: Step) => this.step(trace, s);
-    this.index(trace);
-    const traced: CallRequest = {
-      ...request,
-      onResolved: (tool) => {
-        this.place(trace, tool.server, tool.name);
-        request.onResolved?.(tool);
-      },
-      onApproved: (approved) => {
-        step({ kind: 'approved', by: approved.by, because: approved.because });
-        request.onApproved?.(approved);
-      },
-      onSent: (route) => {
-        step({ kind: 'sent', route });
-        request.onSent?.(route);
-      },
-      onProgress: (progress) => {
-        step({ kind: 'progress', progress: progress.progress, ...(progress.total !== undefined ? { total: progress.total } : {}) });
-        request.onProgress?.(progress);
-      },
-    };
+    if (request.conversationId !== undefined && request.callId !== undefined) {
+      trace.conversationId = request.conversationId;
+      trace.callId = request.callId;
+      this.byCall.set(callKey(request.conversationId, request.callId), trace);
+    }
+    const recording = new Recording(trace, this.clock, this.file);
     let outcome: CallOutcome;
     try {
-      outcome = await run(traced);
+      outcome = await run(recording);
     } catch (error) {
-      this.finish(trace, { kind: 'failed', code: 'internal' }, 'failed');
+      this.finish(recording, { kind: 'failed', code: 'internal' }, 'failed');
       throw error;
     }
     // Unresolved names share one ring: a ring per name asked for would let any caller grow memory.
-    this.place(trace, outcome.tool?.server, outcome.tool?.name ?? trace.tool);
-    this.finish(trace, ...lastStep(outcome));
+    recording.place(outcome.tool?.server, outcome.tool?.name ?? trace.tool);
+    this.finish(recording, ...lastStep(outcome));
     return outcome;
   }
 
@@ -108,44 +112,63 @@ export class CallTraces {
     return this.deps.sink?.shutdown() ?? Promise.resolve();
   }
 
-  private step(trace: CallTrace, step: Step): void {
-    if (step.kind === 'progress' && trace.steps.length >= MAX_STEPS) {
-      trace.droppedSteps++;
-      return;
-    }
-    // Every step is a fresh object of this file's: it takes its time in place rather than being copied on the call path.
-    (step as { at?: number }).at = this.clock.now() - trace.startedAt;
-    trace.steps.push(step as TraceStep);
-  }
-
-  private finish(trace: CallTrace, last: Step, outcome: NonNullable<CallTrace['outcome']>): void {
-    this.step(trace, last);
+  private finish(recording: Recording, last: Step, outcome: NonNullable<CallTrace['outcome']>): void {
+    const { trace } = recording;
+    recording.step(last);
     trace.outcome = outcome;
     trace.durationMs = this.clock.now() - trace.startedAt;
     this.deps.sink?.export(trace);
-  }
-
-  private index(trace: CallTrace): void {
-    if (trace.conversationId !== undefined && trace.callId !== undefined) this.byCall.set(callKey(trace.conversationId, trace.callId), trace);
-  }
-
-  /** Puts the trace in its server's ring once the server is known (once only); the oldest call falls out. */
-  private place(trace: CallTrace, server: string | undefined, tool: string): void {
-    if (this.placed.has(trace)) return;
-    this.placed.add(trace);
-    trace.tool = tool;
-    if (server !== undefined) trace.server = server;
-    const key = server ?? NO_SERVER;
-    let ring = this.rings.get(key);
-    if (!ring) this.rings.set(key, (ring = []));
-    ring.push(trace);
-    if (ring.length > this.perServer) this.forget(ring.shift()!);
   }
 
   private forget(trace: CallTrace): void {
     if (trace.conversationId === undefined || trace.callId === undefined) return;
     const key = callKey(trace.conversationId, trace.callId);
     if (this.byCall.get(key) === trace) this.byCall.delete(key);
+  }
+}
+
+class Recording implements CallRecording {
+  private placed = false;
+
+  constructor(
+    readonly trace: CallTrace,
+    private readonly clock: Clock,
+    private readonly file: (trace: CallTrace, server: string | undefined) => void,
+  ) {}
+
+  resolved(tool: CatalogTool): void {
+    this.place(tool.server, tool.name);
+  }
+
+  approved(by: 'user' | 'policy', because: string): void {
+    this.step({ kind: 'approved', by, because });
+  }
+
+  sent(route: CallRoute): void {
+    this.step({ kind: 'sent', route });
+  }
+
+  progress(progress: CallProgress): void {
+    if (this.trace.steps.length >= MAX_STEPS) {
+      this.trace.droppedSteps++;
+      return;
+    }
+    this.step(progress.total !== undefined ? { kind: 'progress', progress: progress.progress, total: progress.total } : { kind: 'progress', progress: progress.progress });
+  }
+
+  /** Files the trace under its server once the server is known (once only). */
+  place(server: string | undefined, tool: string): void {
+    if (this.placed) return;
+    this.placed = true;
+    this.trace.tool = tool;
+    if (server !== undefined) this.trace.server = server;
+    this.file(this.trace, server);
+  }
+
+  /** Every step is a fresh object of this file's: it takes its time in place rather than being copied. */
+  step(step: Step): void {
+    (step as { at?: number }).at = this.clock.now() - this.trace.startedAt;
+    this.trace.steps.push(step as TraceStep);
   }
 }
 
