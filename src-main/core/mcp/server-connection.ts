@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   ListRootsRequestSchema,
@@ -26,7 +26,6 @@ import { describeExit, explainFailure, type Failure } from './failure-reason';
 import { launchHash } from './launch-hash';
 import { schemaValidator } from './schema-validator';
 import { LineRing } from './line-ring';
-import { connectRemote, remoteUrlProblem } from './remote-connect';
 import type { ServerState } from './server-state';
 import { fetchPrompts, fetchResources, fetchTools, type ListName } from './server-lists';
 import { prepareStdio } from './stdio-launch';
@@ -172,7 +171,7 @@ export class ServerConnection {
    */
   route(): CallRoute {
     const { session } = this;
-    const sessionId = session?.transport instanceof StreamableHTTPClientTransport ? session.transport.sessionId : undefined;
+    const sessionId = session?.kind === 'http' ? (session.transport as StreamableHTTPClientTransport).sessionId : undefined;
     const cached = this.lastRoute;
     if (cached !== undefined && cached.session === session && cached.generation === this.generation && cached.sessionId === sessionId) return cached.route;
     const route = callRoute({
@@ -339,6 +338,8 @@ export class ServerConnection {
         await client.connect(stdio, { timeout: timeoutMs });
         session = { client, transport: stdio, kind: 'stdio', stdio };
       } else {
+        // The HTTP and SSE transports load with the first remote server (transport-errors.ts).
+        const { connectRemote, remoteUrlProblem } = await import('./remote-connect');
         const problem = remoteUrlProblem(config.url);
         if (problem) {
           if (generation === this.generation) this.setState({ kind: 'error', reason: problem });
@@ -440,7 +441,7 @@ export class ServerConnection {
     this.session = undefined;
     if (!session) return;
     session.client.onclose = undefined;
-    if (session.transport instanceof StreamableHTTPClientTransport) await endHttpSession(session.transport);
+    if (session.kind === 'http') await endHttpSession(session.transport as StreamableHTTPClientTransport);
     await session.client.close().catch(() => {});
     if (session.stdio) await session.stdio.close();
   }
