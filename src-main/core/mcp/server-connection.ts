@@ -3,8 +3,10 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ErrorCode,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
+  McpError,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -358,16 +360,21 @@ export class ServerConnection {
       this.wakeWaiters(); // a call waiting out a session swap (reinitialize) goes on now
       return session;
     } catch (error) {
-      if (stdio) await stdio.close();
-      if (generation !== this.generation) return undefined;
-      const failure = explainFailure(error, {
-        phase: 'initialize',
-        timeoutMs,
-        ...(stdio?.exit ? { exit: stdio.exit } : {}),
-        ...(stdio?.fatal ? { fatal: stdio.fatal } : {}),
-        ...(config.kind === 'remote' ? { url: config.url } : {}),
-      });
-      this.fail(failure, recovering);
+      // A server that outlived the timeout is still running and gets its stop grace period: the
+      // person hears now, not after it. Any other failure is explained once the process is gone (its exit says why).
+      const stopped = stdio?.close();
+      if (!(error instanceof McpError && error.code === ErrorCode.RequestTimeout)) await stopped;
+      if (generation === this.generation) {
+        const failure = explainFailure(error, {
+          phase: 'initialize',
+          timeoutMs,
+          ...(stdio?.exit ? { exit: stdio.exit } : {}),
+          ...(stdio?.fatal ? { fatal: stdio.fatal } : {}),
+          ...(config.kind === 'remote' ? { url: config.url } : {}),
+        });
+        this.fail(failure, recovering);
+      }
+      await stopped;
       return undefined;
     }
   }

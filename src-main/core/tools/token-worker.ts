@@ -47,8 +47,8 @@ interface Helper {
   stop(): Promise<void>;
 }
 
-function childHelper(onAnswer: (answer: Answer) => void, onEnd: () => void): Helper {
-  const child: ChildProcess = spawn(process.execPath, ['-e', COUNTER_SOURCE, tokenizerPath()], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+function childHelper(node: string, onAnswer: (answer: Answer) => void, onEnd: () => void): Helper {
+  const child: ChildProcess = spawn(node, ['-e', COUNTER_SOURCE, tokenizerPath()], { stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
   // The app must be able to exit while the helper idles.
   child.unref();
   (child.channel as { unref?: () => void } | undefined)?.unref?.();
@@ -91,11 +91,13 @@ export class TokenWorker {
 
   /**
    * `idleMs`: how long the helper waits for more work before it exits (servers connecting one after
-   * another share one). `kind`: a child process unless in Electron (above).
+   * another share one). `kind`: a child process unless in Electron (above). `node`: the program the
+   * child runs (this one).
    */
   constructor(
     private readonly idleMs = 2_000,
     private readonly kind: 'process' | 'thread' = process.versions.electron ? 'thread' : 'process',
+    private readonly node = process.execPath,
   ) {}
 
   readonly count: CountTexts = (texts) => {
@@ -132,7 +134,7 @@ export class TokenWorker {
     let helper: Helper | undefined;
     const onEnd = () => this.lost(helper);
     try {
-      helper = this.kind === 'process' ? childHelper(onAnswer, onEnd) : threadHelper(onAnswer, onEnd);
+      helper = this.kind === 'process' ? childHelper(this.node, onAnswer, onEnd) : threadHelper(onAnswer, onEnd);
     } catch {
       helper = { send: () => this.lost(helper), stop: async () => {} };
     }

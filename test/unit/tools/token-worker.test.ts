@@ -37,7 +37,20 @@ describe.each(['process', 'thread'] as const)('TokenWorker in a %s: counting awa
   });
 });
 
+// Last: both load the tokenizer into this process.
 describe('countHere, the fallback and the bench', () => {
+  it('counts in this process when no helper can start, for that work and all after it', async () => {
+    const worker = new TokenWorker(2_000, 'process', '/nonexistent/node');
+    try {
+      expect(await worker.count(texts)).toEqual(o200kCounts);
+      expect(tokenizerLoadedHere()).toBe(true);
+      expect(await worker.count(['one'])).toEqual([1]);
+      expect(worker.running).toBe(false);
+    } finally {
+      await worker.close();
+    }
+  });
+
   it('counts what the helpers count (and loads the tokenizer into this process)', () => {
     expect(countHere([...texts, 'one', 'four five'])).toEqual([...o200kCounts, 1, 2]);
     expect(tokenizerLoadedHere()).toBe(true);
