@@ -52,7 +52,7 @@ describe('login shell PATH', () => {
 
   it('reads PATH from what the shell prints between its markers, leaving out startup noise and colour codes', async () => {
     const shell = await fakeShell('noisy-sh', `printf '\\033[31mWelcome!\\033[0m PATH=/not/this\\n'; [ "$1" = -ilc ] || exit 9; PATH=/from/login:/usr/bin exec /bin/sh -c "$2"`);
-    expect(await shellPath(5_000, [shell])).toBe('/from/login:/usr/bin');
+    expect(await shellPath(20_000, [shell])).toBe('/from/login:/usr/bin');
   });
 
   it('tries the next shell when one fails or hangs, and kills the one that hangs', async () => {
@@ -60,8 +60,8 @@ describe('login shell PATH', () => {
     const hanging = await fakeShell('hanging-sh', `echo $$ > ${join(dir, 'hanging.pid')}; exec sleep 60`);
     const good = await fakeShell('good-sh', `PATH=/second/try:/usr/bin exec /bin/sh -c "$2"`);
     const started = Date.now();
-    expect(await shellPath(500, [failing, hanging, good])).toBe('/second/try:/usr/bin');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(await shellPath(2_000, [failing, hanging, good])).toBe('/second/try:/usr/bin');
+    expect(Date.now() - started).toBeLessThan(30_000);
     const pid = Number((await readFile(join(dir, 'hanging.pid'), 'utf8')).trim());
     expect(() => process.kill(pid, 0)).toThrow();
   });
@@ -72,6 +72,6 @@ describe('login shell PATH', () => {
 
   it('reads a real login shell', async () => {
     // dash (/bin/sh here) puts the last word of the previous command in `_`, which env prints.
-    for (const shell of ['/bin/sh', '/bin/bash']) expect((await shellPath(5_000, [shell])).split(':')).toContain('/usr/bin');
+    for (const shell of ['/bin/sh', '/bin/bash']) expect((await shellPath(20_000, [shell])).split(':')).toContain('/usr/bin');
   });
 });
