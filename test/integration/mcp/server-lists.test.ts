@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
-import { callByName, fixture, is, manager, stdio, tempHome, waitForState } from './helpers';
+import { schemaValidator } from '../../../src-main/core/mcp/schema-validator';
+import { callByName, EVERYTHING, fixture, is, manager, stdio, tempHome, waitForState } from './helpers';
 
 let home: string;
 let cleanup: () => Promise<void>;
@@ -35,4 +36,18 @@ it('lists the tools once more for a burst of tools/list_changed, not once per no
   await callByName(m, 'burst__add-tools', { n: 1 });
   await expect.poll(() => m!.tools('burst').some((t) => t.qualifiedName === 'burst__extra-6'), { timeout: 5_000 }).toBe(true);
   expect(textOf(await callByName(m, 'burst__extra-6', {}))).toBe('extra 6');
+});
+
+it("two servers' clients check structured results with the one shared validator, which compiled their output schema once", async () => {
+  const before = schemaValidator.size;
+  m = manager(home);
+  await m.apply([stdio('one', [EVERYTHING, 'stdio']), stdio('two', [EVERYTHING, 'stdio'])]);
+  await waitForState(m, 'one', is('connected'));
+  await waitForState(m, 'two', is('connected'));
+  for (const server of ['one', 'two']) {
+    const result = await callByName(m, `${server}__get-structured-content`, { location: 'Chicago' });
+    expect(result.structuredContent).toEqual({ temperature: expect.any(Number), conditions: expect.any(String), humidity: expect.any(Number) });
+  }
+  // get-structured-content is the one tool with an output schema; both servers list it (each maybe twice).
+  expect(schemaValidator.size - before).toBe(1);
 });
