@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { defineConfig } from 'electron-vite';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { MAIN_OUTPUT } from './main-output.config';
 
 // Three builds for one app. Main has several entries: the Electron shell (index), the
 // launcher that finds the Electron binary (launch), web mode (web) and the CLI (cli);
@@ -21,6 +22,7 @@ export default defineConfig({
           web: resolve('src-main/web.ts'),
           cli: resolve('src-main/cli.ts'),
         },
+        output: MAIN_OUTPUT,
       },
     },
   },

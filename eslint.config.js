@@ -31,6 +31,16 @@ export default tseslint.config(
     ignores: ['src-main/index.ts', 'src-main/electron/**'],
     rules: { 'no-restricted-imports': ['error', electronOnlyInShell] },
   },
+  // The SDK's HTTP and SSE transports load with the first remote server: remote-connect.ts alone imports them (transport-errors.ts).
+  {
+    files: ['src-main/**/*.ts'],
+    ignores: ['src-main/core/mcp/remote-connect.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        paths: ['sse', 'streamableHttp'].map((name) => ({ name: `@modelcontextprotocol/sdk/client/${name}.js`, allowTypeImports: true, message: 'Only remote-connect.ts loads the remote transports (main-process memory); import it with import() where a remote server connects.' })),
+      }],
+    },
+  },
   // The renderer talks only to the Api; it never reaches into main.
   {
     files: ['src-renderer/**'],

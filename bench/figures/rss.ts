@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 const run = promisify(execFile);
 const SERVERS = 10;
 const MB = 1024 * 1024;
-const MODES = ['bare', 'raw-0', 'raw', 'switchboard-0', 'switchboard'] as const;
+const MODES = ['bare', 'raw-0', 'raw', 'switchboard-0', 'switchboard', 'web-0'] as const;
 type Mode = (typeof MODES)[number];
 
 interface ProbeOutput {
@@ -38,7 +38,9 @@ async function probe(mode: Mode): Promise<ProbeOutput> {
 /**
  * Main-process RSS with 10 server-everything stdio servers connected, minus a bare process, per
  * server (servers' own processes are not counted), read twice in each process: just after connecting
- * and once idle. RSS is no timing, so the five probes of a run go side by side.
+ * and once idle. Switchboard's side loads the core alone (what the Electron shell's main process loads
+ * of it); web mode's main process adds the web host, whose fixed cost is a row of its own. RSS is no
+ * timing, so the probes of a run go side by side.
  */
 export async function mainProcessRss(runs: number): Promise<Figure[]> {
   const samples = Object.fromEntries(MODES.map((m) => [m, [] as ProbeOutput[]])) as Record<Mode, ProbeOutput[]>;
@@ -51,6 +53,7 @@ export async function mainProcessRss(runs: number): Promise<Figure[]> {
   const bare = { rss: median('bare', 'rss'), steadyRss: median('bare', 'steadyRss') };
   const work = (label: string, mode: Mode, key: 'rss' | 'steadyRss') => `${label}, ${SERVERS} connected (RSS median ${median(mode, key).toFixed(1)} MB)`;
   const fixed = (mode: Mode) => median(mode, 'steadyRss') - bare.steadyRss;
+  const fixedStats = (mode: Mode) => summarize(samples[mode].map((s) => s.steadyRss / MB - bare.steadyRss));
   return [
     judge({
       id: 'rss-10-servers',
@@ -59,7 +62,7 @@ export async function mainProcessRss(runs: number): Promise<Figure[]> {
       target: { kind: 'ratio', max: 1.5 },
       raw: { stats: perServer('raw', 'steadyRss', bare.steadyRss), work: work('raw SDK Clients', 'raw', 'steadyRss') },
       switchboard: { stats: perServer('switchboard', 'steadyRss', bare.steadyRss), work: work('SwitchboardCore', 'switchboard', 'steadyRss') },
-      note: `read after 20 s idle and a full gc (the JS engine gives back the pages connecting grew its heap by only once idle); Switchboard has built the servers view (every tool's tokens counted, in a helper process that has exited); bare process ${bare.steadyRss.toFixed(1)} MB; code loaded with no server: raw ${fixed('raw-0').toFixed(1)} MB, Switchboard ${fixed('switchboard-0').toFixed(1)} MB`,
+      note: `read after 20 s idle and a full gc (the JS engine gives back the pages connecting grew its heap by only once idle); Switchboard's process loads the core alone, as the Electron shell's main process does (not the web host, nor the bench's own harness); it has built the servers view (every tool's tokens counted, in a helper process that has exited); bare process ${bare.steadyRss.toFixed(1)} MB; code loaded with no server: raw ${fixed('raw-0').toFixed(1)} MB, Switchboard ${fixed('switchboard-0').toFixed(1)} MB, web mode (core + web host) ${fixed('web-0').toFixed(1)} MB`,
     }),
     judge({
       id: 'rss-10-servers-connected',
@@ -76,6 +79,22 @@ export async function mainProcessRss(runs: number): Promise<Figure[]> {
       target: { kind: 'report' },
       raw: { stats: perServer('raw', 'steadyRss', median('raw-0', 'steadyRss')), work: `raw: 10 Clients − the same process with none` },
       switchboard: { stats: perServer('switchboard', 'steadyRss', median('switchboard-0', 'steadyRss')), work: `SwitchboardCore: 10 servers − an empty servers.json` },
+    }),
+    judge({
+      id: 'rss-fixed-code',
+      title: `main-process RSS with no server connected, minus a bare process (the code loaded), idle`,
+      unit: 'MB',
+      target: { kind: 'report' },
+      raw: { stats: fixedStats('raw-0'), work: `raw: the SDK's Client and stdio transport loaded, nothing connected` },
+      switchboard: { stats: fixedStats('switchboard-0'), work: `SwitchboardCore started on an empty servers.json, servers view built (the Electron shell's main process)` },
+    }),
+    judge({
+      id: 'rss-fixed-code-web',
+      title: `… web mode: the core and its web host listening on 127.0.0.1, no browser connected`,
+      unit: 'MB',
+      target: { kind: 'report' },
+      raw: { stats: fixedStats('raw-0'), work: `raw: as above` },
+      switchboard: { stats: fixedStats('web-0'), work: `SwitchboardCore as above + startWebHost (src-main/web.ts's main process)` },
     }),
   ];
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { MAIN_OUTPUT } from '../../main-output.config';
 
 const root = resolve(fileURLToPath(import.meta.url), '../../..');
 
@@ -22,7 +23,7 @@ export async function buildNodeBundle(inputs: Record<string, string>, outDir: st
       target: 'node20',
       minify: false,
       // Chunks sit next to the entries, so code that finds the repo from its own file's place works from any of them.
-      rollupOptions: { input: inputs, output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs' } },
+      rollupOptions: { input: inputs, output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs', ...MAIN_OUTPUT } },
     },
   });
 }

@@ -1,11 +1,23 @@
 // Child process for the RSS figure: connects 10 stdio servers one way, then prints its memory.
 // Built with the shipped code (bench/lib/shipped-build.ts) and run with plain node:
-// node --expose-gc bench/.shipped/rss-probe.mjs bare|raw|switchboard|raw-0|switchboard-0
+// node --expose-gc bench/.shipped/rss-probe.mjs bare|raw|switchboard|raw-0|switchboard-0|web-0
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type * as MainCore from '../lib/shipped-core-entry';
+import type * as WebHost from '../lib/shipped-web-entry';
 
 const mode = process.argv[2];
-/** `raw` and `switchboard` connect 10; `raw-0` and `switchboard-0` load the same code and connect none (the fixed cost). */
+/** `raw` and `switchboard` connect 10; the `-0` modes load the same code and connect none (the fixed cost). */
 const SERVERS = mode?.endsWith('-0') ? 0 : 10;
+const here = dirname(fileURLToPath(import.meta.url));
+const REPO = join(here, '../..');
+
+/**
+ * A module of the shipped build, which sits next to this file: the core alone (main-core.mjs, what the
+ * Electron shell's main process loads of Switchboard), or the web host (web-host.mjs, what web mode adds).
+ */
+const shipped = <T>(name: 'main-core' | 'web-host'): Promise<T> => import(pathToFileURL(join(here, `${name}.mjs`)).href) as Promise<T>;
 /** The JS engine gives back the pages a burst of work grew its heap by only once the process has been idle a while (its memory reducer). */
 const STEADY_AFTER_MS = Number(process.env.RSS_PROBE_STEADY_MS ?? 20_000);
 
@@ -52,20 +64,26 @@ async function main(): Promise<void> {
       return;
     }
     case 'switchboard':
-    case 'switchboard-0': {
+    case 'switchboard-0':
+    case 'web-0': {
       const { everything } = await import('../lib/servers');
-      const { startCore } = await import('../lib/core');
+      const { newCoreWith, startCoreWith } = await import('../lib/running-core');
+      const classes = await shipped<typeof MainCore>('main-core');
       const servers = Object.fromEntries(Array.from({ length: SERVERS }, (_, i) => [`everything-${i}`, everything()]));
-      const running = await startCore('rss', servers);
+      const running = await startCoreWith('rss', servers, (home) => newCoreWith(classes, home));
+      // Web mode: the same core served on 127.0.0.1, as src-main/web.ts starts it (no browser connects).
+      const { startWebHost } = mode === 'web-0' ? await shipped<typeof WebHost>('web-host') : { startWebHost: undefined };
+      const host = await startWebHost?.({ handlers: running.core.handlers, events: running.core.events, rendererDir: join(REPO, 'out/renderer'), port: 0 });
       // What the window asks for first: the servers view, with every tool's tokens counted.
       running.core.snapshot();
       await running.core.chat.loading.ready();
       await measure({ servers: running.core.mcp.statuses().filter((s) => s.state.kind === 'connected').length });
+      await host?.close();
       await running.stop();
       return;
     }
     default:
-      throw new Error(`rss-probe: unknown mode "${mode}" (expected bare, raw, switchboard, raw-0 or switchboard-0)`);
+      throw new Error(`rss-probe: unknown mode "${mode}" (expected bare, raw, switchboard, raw-0, switchboard-0 or web-0)`);
   }
 }
 

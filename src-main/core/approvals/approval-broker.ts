@@ -4,7 +4,6 @@
  * unknown id, or for one already settled, is refused; edited arguments must pass the tool's schema.
  */
 import { randomUUID } from 'node:crypto';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType } from '@modelcontextprotocol/sdk/validation/types.js';
 import {
   elicitationDecisions,
@@ -21,6 +20,7 @@ import {
 } from '../../../src-preload/contract/chat';
 import { schemaDefaults } from '../../../src-preload/contract/common';
 import { AppFailure } from '../app-error';
+import { schemaValidator } from '../mcp/schema-validator';
 import type { CallOrigin, CatalogTool } from '../../../src-preload/contract/tools';
 import { systemClock, type Clock } from '../ports';
 import { checkArguments } from '../tools/tool-arguments';
@@ -105,8 +105,6 @@ const SETTLED_MEMORY = 1000;
 export class ApprovalBroker {
   private readonly pending = new Map<string, Pending & { cleanup: () => void }>();
   private readonly settled = new Set<string>();
-  /** Elicitation answers are checked against the schema the server sent. */
-  private readonly validator = new AjvJsonSchemaValidator();
   private readonly clock: Clock;
   private readonly newId: () => string;
 
@@ -269,7 +267,8 @@ export class ApprovalBroker {
       return this.settle(answer.id, decision, () => p.resolve({ action: 'accept' }));
     }
     const content = { ...request.defaults, ...(answer.content ?? {}) };
-    const check = this.validator.getValidator(request.requestedSchema as JsonSchemaType)(content);
+    // Elicitation answers are checked against the schema the server sent.
+    const check = schemaValidator.getValidator(request.requestedSchema as JsonSchemaType)(content);
     if (!check.valid) throw new AppFailure('invalid_input', `the form answer does not match what "${request.server}" asked for: ${check.errorMessage}`);
     this.settle(answer.id, decision, () => p.resolve({ action: 'accept', content }));
   }

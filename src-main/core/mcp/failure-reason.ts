@@ -1,10 +1,9 @@
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CredentialsRequiredError } from '../oauth/credentials-needed';
 import { KeychainUnavailableError } from '../secrets/keytar-vault';
 import type { ChildExit } from './stdio-transport';
+import { transportErrorCode } from './transport-errors';
 
 export interface Failure {
   state: 'error' | 'needs_auth';
@@ -34,7 +33,7 @@ export function explainFailure(error: unknown, context: FailureContext): Failure
     return { state: 'error', reason: `timed out after ${seconds(context.timeoutMs)} during ${context.phase}`, retryable: true };
   }
   if (context.exit) return { state: 'error', reason: `${describeExit(context.exit)} during ${context.phase}`, retryable: true };
-  const code = httpCode(error);
+  const code = transportErrorCode(error);
   if (code === 403) return { state: 'error', reason: `HTTP 403: access denied by ${host(context.url)}`, retryable: false };
   if (code !== undefined && code > 0) return { state: 'error', reason: `HTTP ${code} from ${context.url ?? 'the server'} during ${context.phase}`, retryable: code >= 500 };
   const errno = systemCode(error);
@@ -58,13 +57,9 @@ export function describeExit(exit: ChildExit): string {
 }
 
 export function isUnauthorized(error: unknown): boolean {
-  return error instanceof UnauthorizedError || httpCode(error) === 401;
+  return error instanceof UnauthorizedError || transportErrorCode(error) === 401;
 }
 
-function httpCode(error: unknown): number | undefined {
-  if (error instanceof StreamableHTTPError || error instanceof SseError) return error.code;
-  return undefined;
-}
 
 /** fetch wraps socket errors: the errno lives on error.cause. */
 function systemCode(error: unknown): string | undefined {

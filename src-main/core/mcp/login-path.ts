@@ -1,6 +1,8 @@
-import { delimiter, isAbsolute, resolve } from 'node:path';
+import { execFile } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
-import { shellEnv } from 'shell-env';
+import { userInfo } from 'node:os';
+import { delimiter, isAbsolute, resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 import which from 'which';
 
 const SHELL_ENV_TIMEOUT_MS = 5000;
@@ -19,10 +21,58 @@ export function loginShellPath(): Promise<string> {
 async function readLoginPath(): Promise<string> {
   const own = process.env.PATH ?? '';
   const fromShell = await Promise.race([
-    shellEnv().then((env) => env.PATH ?? '').catch(() => ''),
+    shellPath(SHELL_ENV_TIMEOUT_MS).catch(() => ''),
     new Promise<string>((done) => setTimeout(() => done(''), SHELL_ENV_TIMEOUT_MS).unref()),
   ]);
   return mergePaths(fromShell, own);
+}
+
+// What shell-env did, without its dependencies: execa and its helpers stayed in the main process
+// for good (~2.9 MB of its resident memory) to run one command once.
+const MARKER = '_SWITCHBOARD_SHELL_ENV_';
+/**
+ * `env` between two markers, so whatever the startup files print is left out; `command` skips an alias
+ * or function named env. The marker is printed in two halves: a shell may put the last word of the
+ * previous command in `_`, and `env` would print the whole marker in the middle.
+ */
+const PRINT_ENV = `printf '%s%s' _SWITCHBOARD_ SHELL_ENV_; command env; printf '%s%s' _SWITCHBOARD_ SHELL_ENV_; exit`;
+/** oh-my-zsh must not update itself or start tmux in a shell nobody sees. */
+const QUIET_SHELL = { DISABLE_AUTO_UPDATE: 'true', ZSH_TMUX_AUTOSTARTED: 'true', ZSH_TMUX_AUTOSTART: 'false' };
+
+/** The user's shell, then the usual POSIX ones (a non-POSIX shell such as nushell fails the command). */
+function shellsToTry(): string[] {
+  let own: string | undefined;
+  try {
+    own = userInfo().shell ?? undefined;
+  } catch {
+    own = undefined;
+  }
+  own ||= process.env.SHELL || (process.platform === 'darwin' ? '/bin/zsh' : '/bin/sh');
+  return [...new Set([own, '/bin/zsh', '/bin/bash'])];
+}
+
+/** PATH as an interactive login shell sets it (`-ilc`), from the first shell that answers; '' if none does. */
+export async function shellPath(timeoutMs: number, shells = shellsToTry()): Promise<string> {
+  if (process.platform === 'win32') return '';
+  for (const shell of shells) {
+    const path = await pathFromShell(shell, timeoutMs);
+    if (path !== undefined) return path;
+  }
+  return '';
+}
+
+function pathFromShell(shell: string, timeoutMs: number): Promise<string | undefined> {
+  return new Promise((done) => {
+    execFile(shell, ['-ilc', PRINT_ENV], { env: { ...process.env, ...QUIET_SHELL }, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
+      const text = error ? '' : stripVTControlCharacters(stdout);
+      const start = text.indexOf(MARKER);
+      const end = text.lastIndexOf(MARKER);
+      if (start === -1 || end === start) return done(undefined);
+      const env = text.slice(start + MARKER.length, end);
+      const line = env.split('\n').find((entry) => entry.startsWith('PATH='));
+      done(line === undefined ? '' : line.slice('PATH='.length));
+    });
+  });
 }
 
 /** Join PATH strings, first occurrence wins, empty entries dropped. */

@@ -22,7 +22,7 @@ import { misuse } from '../diagnosis/diagnosis';
 import { capCallResult, DEFAULT_TEXT_CAP, type ToolResult } from './call-result';
 import { launchHash } from './launch-hash';
 import { loginShellPath } from './login-path';
-import { isSessionExpired } from './remote-connect';
+import { isSessionExpired } from './transport-errors';
 import { realScheduler, ServerConnection, type ClientSetup, type ExpandResult, type Scheduler } from './server-connection';
 import type { ServerState } from './server-state';
 import { DEFAULT_MAX_LINE_BYTES } from './stdio-transport';

@@ -1,10 +1,14 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport, SseError } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RemoteServerConfig } from '../config/server-config';
 import { transportOf } from '../url-policy';
+import { transportsLoaded } from './transport-errors';
+
+// Loaded with the first remote server (server-connection.ts imports this module when it connects one).
+transportsLoaded({ StreamableHTTPError, SseError });
 
 export interface RemoteSession {
   client: Client;
@@ -67,9 +71,4 @@ export async function connectRemote(
 /** A 4xx that is not about credentials: the server does not speak Streamable HTTP at this URL. */
 function isLegacyServerAnswer(error: unknown): boolean {
   return error instanceof StreamableHTTPError && error.code !== undefined && error.code >= 400 && error.code < 500 && error.code !== 401 && error.code !== 403;
-}
-
-/** A POST carrying a session id answered 404: the server forgot the session and wants a new initialize. */
-export function isSessionExpired(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
 }

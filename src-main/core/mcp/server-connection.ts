@@ -1,10 +1,12 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  ErrorCode,
   ListRootsRequestSchema,
   LoggingMessageNotificationSchema,
+  McpError,
   PromptListChangedNotificationSchema,
   ResourceListChangedNotificationSchema,
   ResourceUpdatedNotificationSchema,
@@ -24,8 +26,8 @@ import { terminal, transient } from '../diagnosis/diagnosis';
 import { diagnoseServer, serverFix } from '../diagnosis/server-diagnosis';
 import { describeExit, explainFailure, type Failure } from './failure-reason';
 import { launchHash } from './launch-hash';
+import { schemaValidator } from './schema-validator';
 import { LineRing } from './line-ring';
-import { connectRemote, remoteUrlProblem } from './remote-connect';
 import type { ServerState } from './server-state';
 import { fetchPrompts, fetchResources, fetchTools, type ListName } from './server-lists';
 import { prepareStdio } from './stdio-launch';
@@ -171,7 +173,7 @@ export class ServerConnection {
    */
   route(): CallRoute {
     const { session } = this;
-    const sessionId = session?.transport instanceof StreamableHTTPClientTransport ? session.transport.sessionId : undefined;
+    const sessionId = session?.kind === 'http' ? (session.transport as StreamableHTTPClientTransport).sessionId : undefined;
     const cached = this.lastRoute;
     if (cached !== undefined && cached.session === session && cached.generation === this.generation && cached.sessionId === sessionId) return cached.route;
     const route = callRoute({
@@ -338,6 +340,8 @@ export class ServerConnection {
         await client.connect(stdio, { timeout: timeoutMs });
         session = { client, transport: stdio, kind: 'stdio', stdio };
       } else {
+        // The HTTP and SSE transports load with the first remote server (transport-errors.ts).
+        const { connectRemote, remoteUrlProblem } = await import('./remote-connect');
         const problem = remoteUrlProblem(config.url);
         if (problem) {
           if (generation === this.generation) this.setState({ kind: 'error', reason: problem });
@@ -356,16 +360,21 @@ export class ServerConnection {
       this.wakeWaiters(); // a call waiting out a session swap (reinitialize) goes on now
       return session;
     } catch (error) {
-      if (stdio) await stdio.close();
-      if (generation !== this.generation) return undefined;
-      const failure = explainFailure(error, {
-        phase: 'initialize',
-        timeoutMs,
-        ...(stdio?.exit ? { exit: stdio.exit } : {}),
-        ...(stdio?.fatal ? { fatal: stdio.fatal } : {}),
-        ...(config.kind === 'remote' ? { url: config.url } : {}),
-      });
-      this.fail(failure, recovering);
+      // A server that outlived the timeout is still running and gets its stop grace period: the
+      // person hears now, not after it. Any other failure is explained once the process is gone (its exit says why).
+      const stopped = stdio?.close();
+      if (!(error instanceof McpError && error.code === ErrorCode.RequestTimeout)) await stopped;
+      if (generation === this.generation) {
+        const failure = explainFailure(error, {
+          phase: 'initialize',
+          timeoutMs,
+          ...(stdio?.exit ? { exit: stdio.exit } : {}),
+          ...(stdio?.fatal ? { fatal: stdio.fatal } : {}),
+          ...(config.kind === 'remote' ? { url: config.url } : {}),
+        });
+        this.fail(failure, recovering);
+      }
+      await stopped;
       return undefined;
     }
   }
@@ -377,7 +386,7 @@ export class ServerConnection {
 
   private makeClient(): Client {
     const setup = this.deps.clientSetup;
-    const client = new Client(CLIENT_INFO, { capabilities: { ...setup?.capabilities, roots: { listChanged: true }, extensions: MCP_APPS_EXTENSION } });
+    const client = new Client(CLIENT_INFO, { capabilities: { ...setup?.capabilities, roots: { listChanged: true }, extensions: MCP_APPS_EXTENSION }, jsonSchemaValidator: schemaValidator });
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.deps.roots() }));
     setup?.register(client, this.name);
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => this.refreshSoon(client, 'tools'));
@@ -439,16 +448,30 @@ export class ServerConnection {
     this.session = undefined;
     if (!session) return;
     session.client.onclose = undefined;
-    if (session.transport instanceof StreamableHTTPClientTransport) await endHttpSession(session.transport);
+    if (session.kind === 'http') await endHttpSession(session.transport as StreamableHTTPClientTransport);
     await session.client.close().catch(() => {});
     if (session.stdio) await session.stdio.close();
   }
 
   private readonly refreshing = new Map<string, Promise<void>>();
+  /** The client a refresh is queued for that has not sent its request yet: it will see every change notified until then. */
+  private readonly refreshQueued = new Map<ListName, Client>();
 
+  /**
+   * A list_changed notification: list again once the refresh under way (if any) is done. A burst of
+   * notifications (a server registering tools one by one) is one more list, not one each: every list
+   * rebuilds the catalog and its token counts, and the SDK compiles the tools' output schemas anew.
+   */
   private refreshSoon(client: Client, list: ListName): void {
+    if (this.refreshQueued.get(list) === client) return;
+    this.refreshQueued.set(list, client);
     const previous = this.refreshing.get(list) ?? Promise.resolve();
-    const next = previous.then(() => this.refreshList(client, list)).then(() => this.deps.onChange(this));
+    const next = previous
+      .then(() => {
+        if (this.refreshQueued.get(list) === client) this.refreshQueued.delete(list);
+        return this.refreshList(client, list);
+      })
+      .then(() => this.deps.onChange(this));
     this.refreshing.set(list, next.catch(() => {}));
   }
 

@@ -1,10 +1,9 @@
 /** Arguments checked against a tool's input schema, one compiled validator per catalog entry. */
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
+import { schemaValidator } from '../mcp/schema-validator';
 
-const ajv = new AjvJsonSchemaValidator();
 /** A catalog entry never changes once built (a new list builds new entries), so its validator is compiled once. */
 const validators = new WeakMap<CatalogTool, JsonSchemaValidator<unknown>>();
 
@@ -13,7 +12,7 @@ export function checkArguments(tool: CatalogTool, args: Record<string, unknown>,
   let validate = validators.get(tool);
   if (!validate) {
     try {
-      validate = ajv.getValidator(tool.inputSchema as JsonSchemaType);
+      validate = schemaValidator.getValidator(tool.inputSchema as JsonSchemaType);
     } catch (error) {
       throw new AppFailure('conflict', `the input schema of tool "${tool.name}" on server "${tool.server}" cannot be checked: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,6 +38,19 @@ afterEach(async () => {
 /** The noisy fixture's huge line is 5 MiB: a 4 MiB cap makes it one line too many. */
 const HUGE_LINE_CAP = 4 * 1024 * 1024;
 
+/** Whether a process with `tag` in its command line is running (Linux: /proc). */
+function processWith(tag: string): boolean {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .some((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(tag);
+      } catch {
+        return false; // gone between the listing and the read
+      }
+    });
+}
+
 describe('connection states', () => {
   it('gives every failing server its own state and exact reason while the healthy ones connect', async () => {
     m = manager(home, { maxLineBytes: HUGE_LINE_CAP });
@@ -70,6 +83,16 @@ describe('connection states', () => {
       '[stdout, not JSON-RPC, ignored] another stray line after initialize',
       '[stdout, not JSON-RPC, ignored] noise between responses',
     ]);
+  });
+
+  it('says a server timed out during initialize at once, while the process is still in its stop grace period', async () => {
+    const tag = `grace-check-${process.pid}-${Date.now()}`;
+    m = manager(home, { stopGraceMs: 5_000 });
+    await m.apply([stdio('hang', [fixture('hang-initialize.mjs'), tag], { timeout: 1 })]);
+    expect(await waitForState(m, 'hang', is('error'))).toEqual({ kind: 'error', reason: 'timed out after 1 s during initialize' });
+    // The person heard before the process was gone (it ignores its stdin closing, so it lasts the 5 s grace).
+    expect(processWith(tag)).toBe(true);
+    await expect.poll(() => processWith(tag), { timeout: 20_000 }).toBe(false);
   });
 
   it('ends only the offending server when a huge stdout line arrives mid-call', async () => {

@@ -4,6 +4,8 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { explainFailure } from '../../../src-main/core/mcp/failure-reason';
+// The transports' errors are known once remote-connect has loaded them, as it does with the first remote server.
+import '../../../src-main/core/mcp/remote-connect';
 import { CredentialsRequiredError } from '../../../src-main/core/oauth/credentials-needed';
 import { KeychainUnavailableError } from '../../../src-main/core/secrets/keytar-vault';
 

@@ -1,8 +1,8 @@
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loginShellPath, mergePaths, resolveCommand } from '../../../src-main/core/mcp/login-path';
+import { loginShellPath, mergePaths, resolveCommand, shellPath } from '../../../src-main/core/mcp/login-path';
 
 let dir: string;
 beforeEach(async () => {
@@ -40,5 +40,38 @@ describe('login shell PATH', () => {
     expect(loginShellPath()).toBe(first);
     const path = await first;
     for (const dirEntry of (process.env.PATH ?? '').split(':').filter(Boolean)) expect(path.split(':')).toContain(dirEntry);
+  });
+
+  /** A stand-in login shell: prints what startup files might (noise, colours), then runs the command it is given with `path` set. */
+  async function fakeShell(name: string, body: string): Promise<string> {
+    const file = join(dir, name);
+    await writeFile(file, `#!/bin/sh\n${body}\n`);
+    await chmod(file, 0o755);
+    return file;
+  }
+
+  it('reads PATH from what the shell prints between its markers, leaving out startup noise and colour codes', async () => {
+    const shell = await fakeShell('noisy-sh', `printf '\\033[31mWelcome!\\033[0m PATH=/not/this\\n'; [ "$1" = -ilc ] || exit 9; PATH=/from/login:/usr/bin exec /bin/sh -c "$2"`);
+    expect(await shellPath(20_000, [shell])).toBe('/from/login:/usr/bin');
+  });
+
+  it('tries the next shell when one fails or hangs, and kills the one that hangs', async () => {
+    const failing = await fakeShell('failing-sh', 'exit 1');
+    const hanging = await fakeShell('hanging-sh', `echo $$ > ${join(dir, 'hanging.pid')}; exec sleep 60`);
+    const good = await fakeShell('good-sh', `PATH=/second/try:/usr/bin exec /bin/sh -c "$2"`);
+    const started = Date.now();
+    expect(await shellPath(2_000, [failing, hanging, good])).toBe('/second/try:/usr/bin');
+    expect(Date.now() - started).toBeLessThan(30_000);
+    const pid = Number((await readFile(join(dir, 'hanging.pid'), 'utf8')).trim());
+    expect(() => process.kill(pid, 0)).toThrow();
+  });
+
+  it("is empty when no shell answers (this process's PATH is used then)", async () => {
+    expect(await shellPath(500, [join(dir, 'no-such-shell')])).toBe('');
+  });
+
+  it('reads a real login shell', async () => {
+    // dash (/bin/sh here) puts the last word of the previous command in `_`, which env prints.
+    for (const shell of ['/bin/sh', '/bin/bash']) expect((await shellPath(20_000, [shell])).split(':')).toContain('/usr/bin');
   });
 });

@@ -1,0 +1,15 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, it } from 'vitest';
+import { fixture } from './helpers';
+
+// Main-process memory: the SDK's HTTP and SSE transports (~1.2 MB resident) load with the first remote server (transport-errors.ts).
+it('a core with stdio servers only never loads the SDK HTTP and SSE transports', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'loaded-modules-child.ts'), fixture('toolbox.mjs')], { timeout: 60_000 });
+  const { states, modules } = JSON.parse(stdout) as { states: string[]; modules: string[] };
+  expect(states).toEqual(['connected']);
+  // The log sees the SDK modules that did load.
+  expect(modules.some((url) => url.endsWith('/@modelcontextprotocol/sdk/dist/esm/client/index.js'))).toBe(true);
+  expect(modules.filter((url) => /\/client\/(sse|streamableHttp)\.js$|\/eventsource\//.test(url))).toEqual([]);
+});
