@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
-import { userInfo } from 'node:os';
+import { createRequire } from 'node:module';
 import { delimiter, isAbsolute, resolve } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
+import { pathToFileURL } from 'node:url';
 import which from 'which';
 
 const SHELL_ENV_TIMEOUT_MS = 5000;
@@ -27,51 +27,23 @@ async function readLoginPath(): Promise<string> {
   return mergePaths(fromShell, own);
 }
 
-// What shell-env did, without its dependencies: execa and its helpers stayed in the main process
-// for good (~2.9 MB of its resident memory) to run one command once.
-const MARKER = '_SWITCHBOARD_SHELL_ENV_';
+// shell-env runs the login shell through execa, whose modules (~2.9 MB) would stay loaded in main for
+// a read done once: it runs in a short-lived Node child instead. Not in Electron, whose fuses forbid
+// running its binary as Node (SECURITY R7): there it loads in this process.
+const READ_PATH = `import(process.argv[1]).then(({ shellEnv }) => shellEnv(process.argv[2])).then((env) => process.stdout.write(env.PATH ?? ''))`;
+
 /**
- * `env` between two markers, so whatever the startup files print is left out; `command` skips an alias
- * or function named env. The marker is printed in two halves: a shell may put the last word of the
- * previous command in `_`, and `env` would print the whole marker in the middle.
+ * PATH as the user's login shell sets it (or `shell`'s), read by shell-env; '' if that shell fails or
+ * outlives `timeoutMs`. shell-env answers this process's own environment when the user's shell fails.
  */
-const PRINT_ENV = `printf '%s%s' _SWITCHBOARD_ SHELL_ENV_; command env; printf '%s%s' _SWITCHBOARD_ SHELL_ENV_; exit`;
-/** oh-my-zsh must not update itself or start tmux in a shell nobody sees. */
-const QUIET_SHELL = { DISABLE_AUTO_UPDATE: 'true', ZSH_TMUX_AUTOSTARTED: 'true', ZSH_TMUX_AUTOSTART: 'false' };
-
-/** The user's shell, then the usual POSIX ones (a non-POSIX shell such as nushell fails the command). */
-function shellsToTry(): string[] {
-  let own: string | undefined;
-  try {
-    own = userInfo().shell ?? undefined;
-  } catch {
-    own = undefined;
+export async function shellPath(timeoutMs: number, shell?: string): Promise<string> {
+  if (process.versions.electron) {
+    const { shellEnv } = await import('shell-env');
+    return (await shellEnv(shell)).PATH ?? '';
   }
-  own ||= process.env.SHELL || (process.platform === 'darwin' ? '/bin/zsh' : '/bin/sh');
-  return [...new Set([own, '/bin/zsh', '/bin/bash'])];
-}
-
-/** PATH as an interactive login shell sets it (`-ilc`), from the first shell that answers; '' if none does. */
-export async function shellPath(timeoutMs: number, shells = shellsToTry()): Promise<string> {
-  if (process.platform === 'win32') return '';
-  for (const shell of shells) {
-    const path = await pathFromShell(shell, timeoutMs);
-    if (path !== undefined) return path;
-  }
-  return '';
-}
-
-function pathFromShell(shell: string, timeoutMs: number): Promise<string | undefined> {
+  const entry = pathToFileURL(createRequire(import.meta.url).resolve('shell-env')).href;
   return new Promise((done) => {
-    execFile(shell, ['-ilc', PRINT_ENV], { env: { ...process.env, ...QUIET_SHELL }, timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 }, (error, stdout) => {
-      const text = error ? '' : stripVTControlCharacters(stdout);
-      const start = text.indexOf(MARKER);
-      const end = text.lastIndexOf(MARKER);
-      if (start === -1 || end === start) return done(undefined);
-      const env = text.slice(start + MARKER.length, end);
-      const line = env.split('\n').find((entry) => entry.startsWith('PATH='));
-      done(line === undefined ? '' : line.slice('PATH='.length));
-    });
+    execFile(process.execPath, ['-e', READ_PATH, entry, ...(shell ? [shell] : [])], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024 }, (error, stdout) => done(error ? '' : stdout));
   });
 }
 

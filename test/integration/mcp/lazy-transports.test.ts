@@ -12,4 +12,6 @@ it('a core with stdio servers only never loads the SDK HTTP and SSE transports',
   // The log sees the SDK modules that did load.
   expect(modules.some((url) => url.endsWith('/@modelcontextprotocol/sdk/dist/esm/client/index.js'))).toBe(true);
   expect(modules.filter((url) => /\/client\/(sse|streamableHttp)\.js$|\/eventsource\//.test(url))).toEqual([]);
+  // Reading the login shell's PATH (shell-env, execa under it: ~2.9 MB resident) happens in a short-lived child.
+  expect(modules.filter((url) => /\/node_modules\/(shell-env|execa)\//.test(url))).toEqual([]);
 });
