@@ -1,4 +1,4 @@
-import { readdir, readFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { readFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -6,23 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { startWebApp, type RunningWebApp } from './support/web-app';
 import { KeytarVault, keychainServiceFor } from '../../src-main/core/secrets/keytar-vault';
+import { pidsWith } from '../support/processes';
 
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 /** Servers take a moment to start, and a stop waits out a grace period before SIGTERM. */
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000 });
 const missing = chromiumMissingReason();
 if (missing) console.warn(`web servers management e2e skipped: ${missing}`);
-
-/** Process ids whose command line holds `marker` as one argument: which server processes run right now. */
-async function pidsWith(marker: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.split('\0').includes(marker)) pids.push(Number(entry));
-  }
-  return pids;
-}
 
 const serversJson = (home: string) => join(home, 'servers.json');
 

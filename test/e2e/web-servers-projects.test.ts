@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { startWebApp, type RunningWebApp } from './support/web-app';
+import { pidsWith } from '../support/processes';
 
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const toolbox = join(process.cwd(), 'test/fixtures/servers/toolbox.mjs');
@@ -17,16 +18,6 @@ if (missing) console.warn(`web servers projects e2e skipped: ${missing}`);
 // A remote server connects through the OAuth provider, which needs the OS keychain.
 const noKeychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1' ? undefined : 'no test keychain (run under bash test/with-keychain.sh)';
 if (!missing && noKeychain) console.warn(`rich servers list e2e skipped: ${noKeychain}`);
-
-async function pidsWith(marker: string): Promise<number[]> {
-  const pids: number[] = [];
-  for (const entry of await readdir('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    const cmdline = await readFile(`/proc/${entry}/cmdline`, 'utf8').catch(() => '');
-    if (cmdline.split('\0').includes(marker)) pids.push(Number(entry));
-  }
-  return pids;
-}
 
 async function freePort(): Promise<number> {
   const server = createServer();

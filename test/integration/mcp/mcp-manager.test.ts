@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import type { ToolResult } from '../../../src-main/core/mcp/call-result';
 import { launchHash } from '../../../src-main/core/mcp/launch-hash';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
 import { callByName, EVERYTHING, FILESYSTEM, MEMORY, fixture, is, manager, SOURCE, stdio, tempHome, waitForState } from './helpers';
+import { pidsWith } from '../../support/processes';
 
 const toolbox = (name: string, extra: string[] = [], more = {}) => stdio(name, [fixture('toolbox.mjs'), '--name', name, ...extra], more);
 const textOf = (r: ToolResult) => r.content.map((p) => (p.type === 'text' ? p.text : `[${p.type}]`)).join('');
@@ -38,18 +39,6 @@ afterEach(async () => {
 /** The noisy fixture's huge line is 5 MiB: a 4 MiB cap makes it one line too many. */
 const HUGE_LINE_CAP = 4 * 1024 * 1024;
 
-/** Whether a process with `tag` in its command line is running (Linux: /proc). */
-function processWith(tag: string): boolean {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .some((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes(tag);
-      } catch {
-        return false; // gone between the listing and the read
-      }
-    });
-}
 
 describe('connection states', () => {
   it('gives every failing server its own state and exact reason while the healthy ones connect', async () => {
@@ -91,8 +80,8 @@ describe('connection states', () => {
     await m.apply([stdio('hang', [fixture('hang-initialize.mjs'), tag], { timeout: 1 })]);
     expect(await waitForState(m, 'hang', is('error'))).toEqual({ kind: 'error', reason: 'timed out after 1 s during initialize' });
     // The person heard before the process was gone (it ignores its stdin closing, so it lasts the 5 s grace).
-    expect(processWith(tag)).toBe(true);
-    await expect.poll(() => processWith(tag), { timeout: 20_000 }).toBe(false);
+    expect(await pidsWith(tag)).not.toEqual([]);
+    await expect.poll(() => pidsWith(tag), { timeout: 20_000 }).toEqual([]);
   });
 
   it('ends only the offending server when a huge stdout line arrives mid-call', async () => {
