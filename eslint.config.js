@@ -50,6 +50,14 @@ export default tseslint.config(
         ...electronOnlyInShell,
         patterns: [...electronOnlyInShell.patterns, { group: ['**/src-main/**', 'node:*'], message: 'The renderer talks to main only through the Api.' }],
       }],
+      // The contract's schema modules build zod schemas as they load: the renderer takes their types only, values from contract/values.
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{
+          regex: 'src-preload/contract(/(?!(values|tools|tasks|servers-document)$)[\\w-]+)?$',
+          allowTypeImports: true,
+          message: 'Import values from src-preload/contract/values (zod stays out of the renderer bundle: start-up time).',
+        }],
+      }],
     },
   },
 );

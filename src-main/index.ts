@@ -5,7 +5,7 @@ import { app, BrowserWindow, dialog, ipcMain, protocol, screen } from 'electron'
 import { dataHome } from './core/data-home';
 import { consoleLogger } from './core/ports';
 import { KeytarVault } from './core/secrets/keytar-vault';
-import { SwitchboardCore } from './core/switchboard-core';
+import { SwitchboardCore, WINDOW_FIRST_MS } from './core/switchboard-core';
 import { APP_ENTRY_URL, APP_ORIGIN, APP_SCHEME, appProtocolHandler, registerAppScheme } from './electron/app-protocol';
 import { InstallLinkReceiver } from './electron/install-links';
 import { bindIpc, forwardEvents } from './electron/ipc';
@@ -49,7 +49,7 @@ async function main(links: InstallLinkReceiver): Promise<void> {
   const assetsDir = join(app.getAppPath(), 'assets');
   const opener = new SystemBrowser();
   const settings = new FileSettingsStore(home, electronSettingsFile);
-  const core = new SwitchboardCore({ home, vault: new KeytarVault(), opener, logger });
+  const core = new SwitchboardCore({ home, vault: new KeytarVault(), opener, logger, holdServersForWindowMs: WINDOW_FIRST_MS });
   // MCP Apps load their sandbox proxy from the scheme registered above (SECURITY U1).
   bindIpc(ipcMain, { ...core.handlers, appSandbox: async ({ server, uri }) => ({ url: sandboxProxyUrl(server, uri) }) });
 

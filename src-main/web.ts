@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { dataHome } from './core/data-home';
 import { consoleLogger } from './core/ports';
 import { KeytarVault } from './core/secrets/keytar-vault';
-import { SwitchboardCore } from './core/switchboard-core';
+import { SwitchboardCore, WINDOW_FIRST_MS } from './core/switchboard-core';
 import { SystemOpener } from './host/system-opener';
 import { startWebHost, type WebHost } from './host/web-host';
 
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const opener = new SystemOpener();
-  const core = new SwitchboardCore({ home: dataHome(), vault: new KeytarVault(), opener, logger: consoleLogger });
+  const core = new SwitchboardCore({ home: dataHome(), vault: new KeytarVault(), opener, logger: consoleLogger, holdServersForWindowMs: WINDOW_FIRST_MS });
   // Assigned once listening; the signal handlers below may run before that.
   let host: WebHost | undefined = undefined;
   let stopping = false;

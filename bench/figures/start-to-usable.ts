@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startWebApp, WEB_ENTRY } from '../../test/e2e/support/web-app';
-import { writeServersFile } from '../lib/core';
+import { keepLoginPath, writeServersFile } from '../lib/core';
+import { quietPage } from '../lib/quiet-page';
 import { judge, notBuilt, type Figure } from '../lib/figure';
 import { benchServer, childrenGone, rawConnect } from '../lib/servers';
 import { launchHash, loadConfig, ToolCache } from '../lib/shipped';
@@ -40,13 +41,14 @@ export async function startToUsable(counts: number[], runs: number): Promise<Fig
     for (const n of counts) {
       const times: number[] = [];
       for (let run = 0; run < runs; run++) {
-        const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+        const page = await quietPage(browser, { width: 1280, height: 900 });
         let started = 0;
         const app = await startWebApp(async (home) => {
           await writeServersFile(home, Object.fromEntries(Array.from({ length: n }, (_, i) => [`bench-${String(i).padStart(2, '0')}`, benchServer(TOOLS_PER_SERVER - 2, String(i))])));
           const cache = new ToolCache(home);
           const { servers } = await loadConfig({ home, projectDirs: [] });
           await Promise.all(servers.map((c) => cache.write(launchHash(c), tools)));
+          await keepLoginPath(home);
           started = performance.now(); // the process is spawned right after this returns
         });
         try {

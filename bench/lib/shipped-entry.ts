@@ -5,6 +5,8 @@ export { SwitchboardCore } from '../../src-main/core/switchboard-core';
 export { MemoryVault } from '../../src-main/core/secrets/memory-vault';
 export { McpManager } from '../../src-main/core/mcp/mcp-manager';
 export { loginShellPath } from '../../src-main/core/mcp/login-path';
+export { savedLoginPath } from '../../src-main/core/mcp/saved-login-path';
+export { loginPathFile } from '../../src-main/core/data-home';
 export { loadConfig } from '../../src-main/core/config/load-config';
 export { launchHash } from '../../src-main/core/mcp/launch-hash';
 export { ToolCache } from '../../src-main/core/mcp/tool-cache';

@@ -9,6 +9,8 @@ export const {
   MemoryVault,
   McpManager,
   loginShellPath,
+  savedLoginPath,
+  loginPathFile,
   loadConfig,
   launchHash,
   ToolCache,

@@ -6,7 +6,8 @@
 // temporary timing lines in the built out/main can be read beside the page's.
 import { chromium } from 'playwright-core';
 import { startWebApp } from '../../test/e2e/support/web-app';
-import { writeServersFile } from '../lib/core';
+import { keepLoginPath, writeServersFile } from '../lib/core';
+import { quietPage } from '../lib/quiet-page';
 import { benchServer, rawConnect } from '../lib/servers';
 import { loadConfig } from '../../src-main/core/config/load-config';
 import { launchHash } from '../../src-main/core/mcp/launch-hash';
@@ -23,7 +24,7 @@ const allToolsShown = `(() => { const rows = [...document.querySelectorAll('[dat
 type PageTimes = { origin: number; nav: Record<string, number>; resources: [string, number][]; paints: [string, number][] };
 
 for (let run = 0; run < runs; run++) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  const page = await quietPage(browser, { width: 1280, height: 900 });
   const marks: [string, number][] = [];
   const mark = (label: string) => marks.push([label, Date.now()]);
   page.on('request', (r) => mark(`page requests ${new URL(r.url()).pathname}`));
@@ -40,6 +41,7 @@ for (let run = 0; run < runs; run++) {
     const cache = new ToolCache(home);
     const { servers } = await loadConfig({ home, projectDirs: [] });
     await Promise.all(servers.map((c) => cache.write(launchHash(c), tools)));
+    await keepLoginPath(home);
     t0 = Date.now();
   });
   mark('URL printed');
@@ -64,5 +66,6 @@ for (let run = 0; run < runs; run++) {
   for (const [label, t] of marks) console.log(`${String(Math.round(t - t0)).padStart(6)} ms  ${label}`);
   await page.close();
   await app.stop();
+  if (process.env.GAP) await new Promise((r) => setTimeout(r, Number(process.env.GAP)));
 }
 await browser.close();

@@ -22,3 +22,5 @@ export function dataHome(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.
 export const serversFile = (home: string): string => join(home, 'servers.json');
 /** Servers installed from .mcpb bundles: written by Switchboard, not by the person (see install/bundle-store). */
 export const bundlesFile = (home: string): string => join(home, 'bundles.json');
+/** The login shell's PATH as last read (mcp/saved-login-path): not a secret, and rebuilt if lost. */
+export const loginPathFile = (home: string): string => join(home, 'cache', 'login-path.json');

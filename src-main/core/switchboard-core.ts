@@ -8,7 +8,7 @@ import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
 import { readProjects } from './config/project-list';
 import { TrustStore } from './config/trust-store';
-import { bundlesFile, serversFile } from './data-home';
+import { bundlesFile, loginPathFile, serversFile } from './data-home';
 import type { ChatHandlers } from './chat/chat-handlers';
 import type { ChatService } from './chat/chat-service';
 import { createChat } from './chat/create-chat';
@@ -18,7 +18,7 @@ import { EventHub } from './event-hub';
 import { BundleInstaller } from './install/bundle-installer';
 import { installHandlers, uploadsDir } from './install/install-handlers';
 import { InstallLinkInbox } from './install/install-link-inbox';
-import { loginShellPath } from './mcp/login-path';
+import { savedLoginPath } from './mcp/saved-login-path';
 import { CommandSecrets } from './secrets/command-secrets';
 import { ServerInstaller } from './install/server-installer';
 import { UploadStaging } from './install/upload-staging';
@@ -49,7 +49,16 @@ export interface CoreDeps {
   oauth?: Omit<SignInDeps, 'vault' | 'opener' | 'logger' | 'onSignInChanged'>;
   /** The fetch registry and bundle downloads take (default: the guarded fetch). */
   installFetch?: FetchLike;
+  /**
+   * The shells' window first: servers start once a window has drawn its first servers list (from the
+   * tool cache; dozens of servers booting at once would hold that up), or after this many ms if none
+   * does. Unset (the CLI, tests): at once.
+   */
+  holdServersForWindowMs?: number;
 }
+
+/** How long the shells hold servers back for their window's first servers list (CoreDeps.holdServersForWindowMs). */
+export const WINDOW_FIRST_MS = 3000;
 
 /** The whole app in plain Node; the Electron shell and the web host are thin adapters over it. */
 export class SwitchboardCore {
@@ -64,6 +73,8 @@ export class SwitchboardCore {
   private problems: ConfigProblem[] = [];
   private shadowed: Record<string, string[]> = {};
   private mcpDisabled = false;
+  /** Opens the launch gate (CoreDeps.holdServersForWindowMs). */
+  private windowHasServers?: () => void;
   private loaded: LoadedConfig | undefined;
   /** Watches every config file once started; outside edits are applied as a diff. */
   private watcher: ConfigWatcher | undefined;
@@ -83,7 +94,9 @@ export class SwitchboardCore {
   readonly log: RecentLog;
 
   constructor(private readonly deps: CoreDeps) {
-    this.commandSecrets = new CommandSecrets({ loginPath: deps.mcp?.loginPath ?? loginShellPath });
+    const loginPath = deps.mcp?.loginPath ?? savedLoginPath({ file: loginPathFile(deps.home) });
+    const launchGate = deps.holdServersForWindowMs === undefined ? undefined : this.windowGate(deps.holdServersForWindowMs);
+    this.commandSecrets = new CommandSecrets({ loginPath });
     this.log = new RecentLog(deps.logger);
     this.appearance = new AppearanceSettings(appearanceFile(deps.home), this.log);
     this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));
@@ -102,7 +115,9 @@ export class SwitchboardCore {
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
       // Elicitation and sampling go to the chat's broker (A5); the chat exists by the time a server connects.
       clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },
+      ...(launchGate ? { launchGate } : {}),
       ...deps.mcp,
+      loginPath,
     });
     // Without a listener (the CLI) no snapshot is built: it counts tool tokens, which starts the tokenizer's worker.
     const serversChanged = () => {
@@ -112,7 +127,16 @@ export class SwitchboardCore {
     // Call traces stay in memory; OTEL_EXPORTER_OTLP_ENDPOINT also sends them to a collector (off by default).
     const sink = otlpSinkFromEnv(process.env, this.log, appPackage.version);
     const traces = new CallTraces(sink ? { sink } : {});
-    const chat = createChat({ home: deps.home, vault: deps.vault, opener: deps.opener, logger: this.log, events: this.events, mcp: this.mcp, traces });
+    const chat = createChat({
+      home: deps.home,
+      vault: deps.vault,
+      opener: deps.opener,
+      logger: this.log,
+      events: this.events,
+      mcp: this.mcp,
+      traces,
+      ...(launchGate ? { backgroundAfter: launchGate } : {}),
+    });
     this.chat = chat.service;
     // Token counts of tools just arrived come in from the worker after the change that brought them.
     this.chat.loading.onCounted(serversChanged);
@@ -154,6 +178,14 @@ export class SwitchboardCore {
       onError: (error) => this.log.warn('config reload failed', { error: String(error) }),
     });
     await this.watcher.start();
+  }
+
+  /** Settles when a window has drawn its first servers list (windowShown), or after `maxMs`. */
+  private windowGate(maxMs: number): Promise<void> {
+    return new Promise<void>((open) => {
+      this.windowHasServers = () => open();
+      setTimeout(open, maxMs).unref();
+    });
   }
 
   /** Stops every server (whole process groups); nothing is left running. */
@@ -246,6 +278,10 @@ export class SwitchboardCore {
       getAppearance: async () => this.appearance.get(),
       setAppearance: async (appearance) => this.appearance.set(appearance),
       listServers: async () => this.snapshot(),
+      windowShown: async () => {
+        this.windowHasServers?.();
+        return null;
+      },
       exportDiagnostics: async () => {
         const [zip, { diagnosticsFileName }] = await Promise.all([this.diagnosticsBundle(), import('./diagnosis/diagnostics-bundle')]);
         return { fileName: diagnosticsFileName(new Date()), zipBase64: Buffer.from(zip).toString('base64') };

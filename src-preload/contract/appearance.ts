@@ -1,8 +1,10 @@
 /** How the app looks: the theme the person chose (or the OS's, by default). */
 import { z } from 'zod';
 import { empty, out } from './common';
+import { THEME_CHOICES } from './values';
 
-export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
+export { THEME_CHOICES };
+
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
 /** What is on screen once "system" is resolved against the OS. */
 export type EffectiveTheme = 'light' | 'dark';

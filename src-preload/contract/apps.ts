@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { out, serverName } from './common';
 import { toolCallInput } from './tool-run';
 import type { ToolResult } from './tools';
+import { SANDBOX_APP_ERROR } from './values';
+
+export { SANDBOX_APP_ERROR };
 
 /** The origins a UI resource asks for (`_meta.ui.csp` of its resources/read content); nothing declared = no network. */
 export const appCspSchema = z
@@ -23,8 +26,6 @@ export interface AppPermissions {
   clipboardWrite?: object;
 }
 
-/** Sent by Switchboard's sandbox proxy to the UI when the app broke its page (the spec reserves this prefix for the proxy). */
-export const SANDBOX_APP_ERROR = 'ui/notifications/sandbox-app-error';
 
 export interface AppSandboxView {
   /**

@@ -3,6 +3,9 @@ import { z } from 'zod';
 import { empty, out, type Diagnosis } from './common';
 import type { CallProgress, TaskView } from './tasks';
 import type { CallOrigin, ToolResult } from './tools';
+import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES, MAX_ATTACHMENTS, IMAGE_CHUNK_BYTES } from './values';
+
+export { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES, MAX_ATTACHMENTS, IMAGE_CHUNK_BYTES };
 
 // ---- Tool definitions as the approval dialog shows them (SECURITY A2, A3) ----
 
@@ -188,16 +191,7 @@ export interface ProviderToolSearch {
 
 // ---- Attachments: sent to the model as content blocks, kept with the message ----
 
-/** The image types both providers take (OpenAI `image_url`, Anthropic `image`). */
-export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
-/**
- * 3.75 MiB of image = 5 MiB once base64-encoded: Anthropic's maximum per image (OpenAI takes 20 MB),
- * so one limit serves both providers; bigger pictures cost many tokens and are downscaled anyway.
- */
-export const MAX_IMAGE_BYTES = 3.75 * 1024 * 1024;
-/** Attachments per message: each image is ~1,600 tokens at the size providers work at; more rarely helps. */
-export const MAX_ATTACHMENTS = 5;
 /** Characters of one attached resource's text (~100K tokens): past that it would crowd out the conversation. */
 export const MAX_RESOURCE_CHARS = 400_000;
 
@@ -315,8 +309,6 @@ export const conversationId = z
 const approvalId = z.string().min(1).max(100);
 const ruleSchema = z.object({ pattern: z.string().min(1).max(200), effect: z.enum(['allow', 'ask', 'deny']) }).strict();
 
-/** 384 KiB of image bytes per chunk: base64 of it stays well under web mode's 1 MiB frames. */
-export const IMAGE_CHUNK_BYTES = 384 * 1024;
 const imageUploadId = z.string().regex(/^[0-9a-f]{32}$/, 'not an upload id');
 const attachmentInput = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('image'), upload: imageUploadId, name: z.string().min(1).max(300), mimeType: z.enum(IMAGE_MIME_TYPES, `images must be ${IMAGE_MIME_TYPES.join(', ')}`) }).strict(),

@@ -1,5 +1,8 @@
 /** Shared pieces of the contract: Result values, error codes and small schema helpers. */
 import { z } from 'zod';
+import { schemaDefaults } from './values';
+
+export { schemaDefaults };
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
 export interface AppError {
@@ -36,16 +39,6 @@ export const out = <T>() => undefined as unknown as T;
 
 export const empty = z.object({}).strict();
 
-/** Each top-level property's `default` in a JSON Schema: what a form built from it starts with. */
-export function schemaDefaults(schema: Record<string, unknown>): Record<string, unknown> {
-  const properties = schema.properties;
-  if (properties === null || typeof properties !== 'object' || Array.isArray(properties)) return {};
-  const defaults: Record<string, unknown> = {};
-  for (const [key, prop] of Object.entries(properties)) {
-    if (prop !== null && typeof prop === 'object' && 'default' in prop) defaults[key] = (prop as { default: unknown }).default;
-  }
-  return defaults;
-}
 
 export const serverName = z
   .string()

@@ -2,12 +2,10 @@
 import { z } from 'zod';
 import { empty, out, serverName } from './common';
 import type { ConfigProblem } from './servers';
+import { MASKED_VALUE } from './values';
 
-/**
- * An env or header value shown in place of a literal value: secrets never cross back to the UI.
- * Sent back unchanged in an update, it means "keep the stored value".
- */
-export const MASKED_VALUE = '••••••';
+export { MASKED_VALUE };
+
 
 /** One server entry as written in JSON (command/args/env/cwd or url/headers/transport, plus shared fields). */
 export type ServerEntry = Record<string, unknown>;

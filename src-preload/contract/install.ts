@@ -1,6 +1,9 @@
 /** Installing servers: .mcpb bundles (uploaded in chunks, previewed, installed, uninstalled). */
 import { z } from 'zod';
 import { empty, out, serverName } from './common';
+import { BUNDLE_CHUNK_BYTES } from './values';
+
+export { BUNDLE_CHUNK_BYTES };
 
 export type BundleSettingValue = string | number | boolean | string[];
 
@@ -53,8 +56,6 @@ export interface InstalledBundleView {
   installedAt: number;
 }
 
-/** 384 KiB of bytes per chunk: base64 of it stays well under web mode's 1 MiB frames. */
-export const BUNDLE_CHUNK_BYTES = 384 * 1024;
 
 const uploadId = z.string().regex(/^[0-9a-f]{32}$/, 'not an upload id');
 const settingValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.array(z.string().max(10_000)).max(100)]);

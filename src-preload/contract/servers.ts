@@ -135,6 +135,8 @@ const resourceUri = z.string().min(1).max(8192);
 
 export const serverInvokes = {
   listServers: { input: empty, output: out<ServersSnapshot>() },
+  /** The window has drawn its first servers list: servers held back for it start (CoreDeps.holdServersForWindowMs). */
+  windowShown: { input: empty, output: out<null>() },
   reconnectServer: { input: byServer, output: out<null>() },
   reconnectAll: { input: empty, output: out<null>() },
   setServerEnabled: { input: z.object({ name: serverName, enabled: z.boolean() }).strict(), output: out<null>() },

@@ -2,6 +2,11 @@ import type { Api, AppError, Result, ServerView, ServersSnapshot, TrustApprovalV
 
 type Outcome = { ok: true } | { ok: false; error: AppError };
 
+/** `run` after the browser has painted the next frame (a task queued from that frame's rAF runs after its paint). */
+function afterNextPaint(run: () => void): void {
+  requestAnimationFrame(() => setTimeout(run, 0));
+}
+
 /**
  * The servers snapshot as reactive state (loaded once, then replaced by every serversChanged
  * event), with the trust approvals and project folders the servers view shows beside it.
@@ -32,6 +37,8 @@ export class ServersStore {
     if (servers.ok) {
       this.snapshot = servers.value;
       this.loadError = undefined;
+      // Once the rows are on screen: the servers held back for them start (CoreDeps.holdServersForWindowMs).
+      afterNextPaint(() => void this.api.windowShown({}));
     } else {
       this.loadError = servers.error;
     }

@@ -42,6 +42,8 @@ export interface ChatServiceDeps {
   traces?: CallTraces;
   /** Server resources a person attaches to a message (main reads them itself); none when absent. */
   resources?: Pick<McpManager, 'readResource' | 'resources'>;
+  /** Background work (counting tool tokens) starts once this settles: the shells' window first (CoreDeps.holdServersForWindowMs). */
+  backgroundAfter?: Promise<unknown>;
 }
 
 export class ChatService {
@@ -77,7 +79,12 @@ export class ChatService {
     });
     this.traces = deps.traces ?? new CallTraces({ clock: this.clock });
     this.caller = new ToolCaller({ source: deps.tools, broker: this.broker, traces: this.traces });
-    this.loading = new ToolLoading({ all: () => deps.tools.tools(), candidates: () => this.caller.modelTools(), settings: deps.toolSettings ?? DEFAULT_LOADING_SETTINGS });
+    this.loading = new ToolLoading({
+      all: () => deps.tools.tools(),
+      candidates: () => this.caller.modelTools(),
+      settings: deps.toolSettings ?? DEFAULT_LOADING_SETTINGS,
+      ...(deps.backgroundAfter ? { countAfter: deps.backgroundAfter } : {}),
+    });
     this.sessions = new ChatSessions({
       store: this.conversations,
       broker: this.broker,

@@ -14,6 +14,7 @@ export interface CreateChatDeps {
   mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig' | 'settings' | 'readResource' | 'resources'>;
   localProbeUrl?: string;
   traces?: CallTraces;
+  backgroundAfter?: Promise<unknown>;
 }
 
 /**
@@ -33,6 +34,7 @@ export function createChat(deps: CreateChatDeps): { service: ChatService; handle
     serverApproval: (server) => deps.mcp.serverConfig(server)?.approval ?? 'ask',
     ...(deps.localProbeUrl ? { localProbeUrl: deps.localProbeUrl } : {}),
     ...(deps.traces ? { traces: deps.traces } : {}),
+    ...(deps.backgroundAfter ? { backgroundAfter: deps.backgroundAfter } : {}),
   });
   return { service, handlers: createChatHandlers(service) };
 }

@@ -1,12 +1,18 @@
 import { execFile } from 'node:child_process';
 import { access, constants, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { getPriority, setPriority } from 'node:os';
 import { delimiter, isAbsolute, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import which from 'which';
 
 const SHELL_ENV_TIMEOUT_MS = 5000;
+/** Niceness added to a read nothing waits for (saved-login-path.ts): the shell's startup files yield to the app. */
+const BACKGROUND_NICENESS = 10;
 let cached: Promise<string> | undefined;
+
+/** Gives the PATH to resolve and launch commands with; `fresh`, if there, reads the login shell as it is now. */
+export type LoginPathSource = (() => Promise<string>) & { fresh?: () => Promise<string> };
 
 /**
  * The PATH of the user's login shell, read once and cached: an app started from a dock or
@@ -14,17 +20,16 @@ let cached: Promise<string> | undefined;
  * Falls back to (and is merged with) this process's PATH if the shell is slow or fails.
  */
 export function loginShellPath(): Promise<string> {
-  cached ??= readLoginPath();
+  cached ??= readShellPath().then((fromShell) => mergePaths(fromShell, process.env.PATH ?? ''));
   return cached;
 }
 
-async function readLoginPath(): Promise<string> {
-  const own = process.env.PATH ?? '';
-  const fromShell = await Promise.race([
-    shellPath(SHELL_ENV_TIMEOUT_MS).catch(() => ''),
+/** The login shell's own PATH; '' if the shell fails or takes over 5 s. */
+export function readShellPath(background = false): Promise<string> {
+  return Promise.race([
+    shellPath(SHELL_ENV_TIMEOUT_MS, undefined, background).catch(() => ''),
     new Promise<string>((done) => setTimeout(() => done(''), SHELL_ENV_TIMEOUT_MS).unref()),
   ]);
-  return mergePaths(fromShell, own);
 }
 
 // shell-env runs the login shell through execa, whose modules (~2.9 MB) would stay loaded in main for
@@ -36,14 +41,24 @@ const READ_PATH = `import(process.argv[1]).then(({ shellEnv }) => shellEnv(proce
  * PATH as the user's login shell sets it (or `shell`'s), read by shell-env; '' if that shell fails or
  * outlives `timeoutMs`. shell-env answers this process's own environment when the user's shell fails.
  */
-export async function shellPath(timeoutMs: number, shell?: string): Promise<string> {
+export async function shellPath(timeoutMs: number, shell?: string, background = false): Promise<string> {
   if (process.versions.electron) {
     const { shellEnv } = await import('shell-env');
     return (await shellEnv(shell)).PATH ?? '';
   }
   const entry = pathToFileURL(createRequire(import.meta.url).resolve('shell-env')).href;
   return new Promise((done) => {
-    execFile(process.execPath, ['-e', READ_PATH, entry, ...(shell ? [shell] : [])], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024 }, (error, stdout) => done(error ? '' : stdout));
+    const child = execFile(process.execPath, ['-e', READ_PATH, entry, ...(shell ? [shell] : [])], { timeout: timeoutMs, killSignal: 'SIGKILL', maxBuffer: 1024 * 1024 }, (error, stdout) =>
+      done(error ? '' : stdout),
+    );
+    // Set before the child starts the shell (Node takes longer than this to boot), so the shell inherits it.
+    if (background && child.pid !== undefined) {
+      try {
+        setPriority(child.pid, Math.min(19, getPriority() + BACKGROUND_NICENESS));
+      } catch {
+        // A platform that refuses it reads at normal priority.
+      }
+    }
   });
 }
 
@@ -54,7 +69,20 @@ export function mergePaths(...paths: string[]): string {
   return [...seen].join(delimiter);
 }
 
-export type ResolvedCommand = { ok: true; path: string } | { ok: false; message: string };
+export type ResolvedCommand = { ok: true; path: string } | { ok: false; message: string; notOnPath?: true };
+
+/**
+ * `command` resolved on the login PATH, and the PATH it was resolved on (the launch uses the same one).
+ * A bare name missing from it is looked for again on the login shell's PATH as it is now, when the
+ * source can read that: the PATH it gave may be last run's.
+ */
+export async function resolveOnLoginPath(command: string, loginPath: LoginPathSource, cwd?: string): Promise<{ resolved: ResolvedCommand; path: string }> {
+  const path = await loginPath();
+  const resolved = await resolveCommand(command, path, cwd);
+  if (resolved.ok || !resolved.notOnPath || !loginPath.fresh) return { resolved, path };
+  const freshPath = await loginPath.fresh();
+  return freshPath === path ? { resolved, path } : { resolved: await resolveCommand(command, freshPath, cwd), path: freshPath };
+}
 
 /**
  * Find the executable a server's `command` names: a bare name on PATH, a path relative to
@@ -76,5 +104,5 @@ export async function resolveCommand(command: string, path: string, cwd?: string
   }
   const found = await which(command, { path, nothrow: true });
   if (found) return { ok: true, path: found };
-  return { ok: false, message: `command not found: ${command} (PATH searched: ${path || '(empty)'})` };
+  return { ok: false, message: `command not found: ${command} (PATH searched: ${path || '(empty)'})`, notOnPath: true };
 }

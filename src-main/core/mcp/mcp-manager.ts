@@ -21,7 +21,7 @@ import { callFailure, isHardMaxTimeout } from '../diagnosis/call-diagnosis';
 import { misuse } from '../diagnosis/diagnosis';
 import { capCallResult, DEFAULT_TEXT_CAP, type ToolResult } from './call-result';
 import { launchHash } from './launch-hash';
-import { loginShellPath } from './login-path';
+import { loginShellPath, type LoginPathSource } from './login-path';
 import { isSessionExpired } from './transport-errors';
 import { realScheduler, ServerConnection, type ClientSetup, type ExpandResult, type Scheduler } from './server-connection';
 import type { ServerState } from './server-state';
@@ -43,7 +43,12 @@ export interface McpManagerDeps {
   scheduler?: Scheduler;
   backoff?: Partial<BackoffPolicy>;
   /** The login-shell PATH used to resolve commands (default: read once from the user's shell). */
-  loginPath?: () => Promise<string>;
+  loginPath?: LoginPathSource;
+  /**
+   * Servers start once this settles: a shell passes "the window has its first servers list, or a few
+   * seconds", so dozens of servers booting at once do not hold the window up (the tools show from the cache).
+   */
+  launchGate?: Promise<unknown>;
   maxLineBytes?: number;
   stopGraceMs?: number;
   /** Ping interval for connected remote servers (default 30 s); a failed ping starts the reconnect backoff. */
@@ -186,6 +191,7 @@ export class McpManager {
       scheduler: this.deps.scheduler ?? realScheduler,
       backoff: { ...DEFAULT_BACKOFF, ...this.deps.backoff },
       loginPath: this.deps.loginPath ?? loginShellPath,
+      ...(this.deps.launchGate ? { launchGate: this.deps.launchGate } : {}),
       maxLineBytes: this.deps.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
       stopGraceMs: this.deps.stopGraceMs ?? 2000,
       pingIntervalMs: this.deps.pingIntervalMs ?? 30_000,

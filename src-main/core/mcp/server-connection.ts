@@ -30,6 +30,7 @@ import { schemaValidator } from './schema-validator';
 import { LineRing } from './line-ring';
 import type { ServerState } from './server-state';
 import { fetchPrompts, fetchResources, fetchTools, type ListName } from './server-lists';
+import type { LoginPathSource } from './login-path';
 import { prepareStdio } from './stdio-launch';
 import type { StdioProcessTransport } from './stdio-transport';
 import type { CallRoute } from '../../../src-preload/contract/traces';
@@ -59,7 +60,9 @@ export interface ConnectionDeps {
   clock: Clock;
   scheduler: Scheduler;
   backoff: BackoffPolicy;
-  loginPath: () => Promise<string>;
+  loginPath: LoginPathSource;
+  /** Servers wait for this before their first start (McpManagerDeps.launchGate). */
+  launchGate?: Promise<unknown>;
   maxLineBytes: number;
   stopGraceMs: number;
   /** How often a connected remote server is pinged, so a dropped one is noticed and reconnected. */
@@ -264,6 +267,10 @@ export class ServerConnection {
     await this.closeSession();
     if (generation !== this.generation) return;
     if (!this.config.enabled) return this.setState({ kind: 'disabled', reason: disabledReason(this.config) });
+    if (this.deps.launchGate) {
+      await this.deps.launchGate;
+      if (generation !== this.generation) return;
+    }
 
     // Trust first: an unapproved project server must not even have its secrets read.
     if (this.config.kind === 'stdio' && !this.config.source.userWritten) {
@@ -325,7 +332,7 @@ export class ServerConnection {
       let session: Session;
       if (config.kind === 'stdio') {
         const prepared = await prepareStdio(config, {
-          loginPath: await this.deps.loginPath(),
+          loginPath: this.deps.loginPath,
           maxLineBytes: this.deps.maxLineBytes,
           stopGraceMs: this.deps.stopGraceMs,
           onStderr: (chunk) => this.logs.write(chunk),

@@ -1,12 +1,12 @@
 import { stat } from 'node:fs/promises';
 import type { StdioServerConfig } from '../config/server-config';
 import { childEnvironment } from './child-env';
-import { resolveCommand } from './login-path';
+import { resolveOnLoginPath, type LoginPathSource } from './login-path';
 import { StdioProcessTransport } from './stdio-transport';
 import { launchWithoutShell } from './windows-shim';
 
 export interface StdioLaunchOptions {
-  loginPath: string;
+  loginPath: LoginPathSource;
   maxLineBytes: number;
   stopGraceMs: number;
   onStderr: (chunk: string) => void;
@@ -23,14 +23,14 @@ export async function prepareStdio(
   options: StdioLaunchOptions,
 ): Promise<{ ok: true; transport: StdioProcessTransport } | { ok: false; message: string }> {
   if (config.cwd && !(await isDirectory(config.cwd))) return { ok: false, message: `working directory not found: ${config.cwd}` };
-  const resolved = await resolveCommand(config.command, options.loginPath, config.cwd);
+  const { resolved, path } = await resolveOnLoginPath(config.command, options.loginPath, config.cwd);
   if (!resolved.ok) return resolved;
-  const launch = await launchWithoutShell(resolved.path, config.args, options.loginPath);
+  const launch = await launchWithoutShell(resolved.path, config.args, path);
   if (!launch.ok) return launch;
   const transport = new StdioProcessTransport({
     command: launch.command,
     args: launch.args,
-    env: childEnvironment(config.env, options.loginPath),
+    env: childEnvironment(config.env, path),
     ...(config.cwd ? { cwd: config.cwd } : {}),
     maxLineBytes: options.maxLineBytes,
     stopGraceMs: options.stopGraceMs,

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { resolveCommand } from '../mcp/login-path';
+import { resolveOnLoginPath, type LoginPathSource } from '../mcp/login-path';
 import { launchWithoutShell } from '../mcp/windows-shim';
 
 /**
@@ -43,7 +43,7 @@ export function splitCommand(text: string): string[] {
 }
 
 export interface CommandSecretsOptions {
-  loginPath: () => Promise<string>;
+  loginPath: LoginPathSource;
   timeoutMs?: number;
 }
 
@@ -65,8 +65,7 @@ export class CommandSecrets {
 
   private async run(text: string): Promise<string> {
     const [command, ...args] = splitCommand(text);
-    const loginPath = await this.options.loginPath();
-    const resolved = await resolveCommand(command!, loginPath);
+    const { resolved, path: loginPath } = await resolveOnLoginPath(command!, this.options.loginPath);
     if (!resolved.ok) throw new CommandSecretFailure(`\${cmd:${text}}: ${resolved.message}`);
     const launch = await launchWithoutShell(resolved.path, args, loginPath);
     if (!launch.ok) throw new CommandSecretFailure(`\${cmd:${text}}: ${launch.message}`);

@@ -104,13 +104,19 @@ export class ToolLoading {
       settings: ToolLoadingSettings;
       /** Where tokens are counted: a worker thread unless given (tests, the bench). */
       countTexts?: CountTexts;
+      /** Counting starts once this settles (estimates until then): ChatServiceDeps.backgroundAfter. */
+      countAfter?: Promise<unknown>;
     },
   ) {
     if (!deps.countTexts) this.worker = new TokenWorker();
-    this.counter = new ToolTokenCounter(deps.countTexts ?? this.worker!.count, () => {
-      this.memo = undefined;
-      for (const listener of this.countedListeners) listener();
-    });
+    this.counter = new ToolTokenCounter(
+      deps.countTexts ?? this.worker!.count,
+      () => {
+        this.memo = undefined;
+        for (const listener of this.countedListeners) listener();
+      },
+      deps.countAfter,
+    );
   }
 
   private readonly countedListeners = new Set<() => void>();

@@ -50,6 +50,8 @@ export class ToolTokenCounter {
   constructor(
     private readonly countTexts: CountTexts,
     private readonly onCounted: () => void = () => {},
+    /** Counting (the helper's start, the definitions handed over) waits for this: the shells' window first. */
+    private readonly startAfter?: Promise<unknown>,
   ) {}
 
   /** Tokens of each tool of this list (the list is remembered: asking again with it is free once exact). */
@@ -86,6 +88,7 @@ export class ToolTokenCounter {
       // Not in the caller's task: the servers view asks first, and its snapshot (with estimates) must go
       // out before the helper is started and handed every definition (~0.1–0.2 s of this thread for 2,000 tools).
       await new Promise<void>((resolve) => setImmediate(resolve));
+      await this.startAfter;
       while (this.queued.size > 0) {
         const texts = [...this.queued];
         this.queued.clear();

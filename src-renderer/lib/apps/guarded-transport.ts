@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { SANDBOX_APP_ERROR } from '../../../src-preload/contract/apps';
+import { SANDBOX_APP_ERROR } from '../../../src-preload/contract/values';
 import type { FloodGuard } from './flood-guard';
 
 export interface TransportWatch {

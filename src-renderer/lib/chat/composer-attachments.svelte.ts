@@ -1,12 +1,5 @@
-import {
-  IMAGE_CHUNK_BYTES,
-  IMAGE_MIME_TYPES,
-  MAX_ATTACHMENTS,
-  MAX_IMAGE_BYTES,
-  type AttachmentInput,
-  type ImageMimeType,
-  type ResourceView,
-} from '../../../src-preload/contract';
+import type { AttachmentInput, ImageMimeType, ResourceView } from '../../../src-preload/contract';
+import { IMAGE_CHUNK_BYTES, IMAGE_MIME_TYPES, MAX_ATTACHMENTS, MAX_IMAGE_BYTES } from '../../../src-preload/contract/values';
 import { toBase64, uploadInChunks } from '../upload-chunks';
 import type { ChatApi } from './chat-api';
 

@@ -1,4 +1,5 @@
-import { BUNDLE_CHUNK_BYTES, type Api, type Result } from '../../../src-preload/contract';
+import type { Api, Result } from '../../../src-preload/contract';
+import { BUNDLE_CHUNK_BYTES } from '../../../src-preload/contract/values';
 import { uploadInChunks } from '../upload-chunks';
 
 /** Send a picked or dropped bundle to main in order, chunk by chunk; the upload id names it afterwards. */

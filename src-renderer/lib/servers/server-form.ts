@@ -3,7 +3,8 @@
  * The core validates every entry again and its message is the authority; the checks here only
  * catch what the form itself can see (an empty command, a timeout that is not a number).
  */
-import { MASKED_VALUE, type ServerEntry } from '../../../src-preload/contract';
+import type { ServerEntry } from '../../../src-preload/contract';
+import { MASKED_VALUE } from '../../../src-preload/contract/values';
 
 export type ServerKind = 'local' | 'remote';
 export type RemoteTransport = 'auto' | 'streamable-http' | 'sse';

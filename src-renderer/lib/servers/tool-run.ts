@@ -2,7 +2,7 @@
  * The tools panel's "Run…": the arguments a run starts from. Main checks the arguments again against
  * the full schema (it is the authority); what is here only gives the person a sensible start.
  */
-import { schemaDefaults } from '../../../src-preload/contract/common';
+import { schemaDefaults } from '../../../src-preload/contract/values';
 import type { FormField } from '../chat/elicitation-form';
 
 /** What the JSON editor starts with: the defaults, plus an empty value of the right type for each required key. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -72,6 +72,18 @@ describe('connection states', () => {
       '[stdout, not JSON-RPC, ignored] another stray line after initialize',
       '[stdout, not JSON-RPC, ignored] noise between responses',
     ]);
+  });
+
+  it('finds a command that is not on the login PATH it was given on the login shell PATH read now, and launches with that PATH', async () => {
+    const bin = join(home, 'new-bin');
+    await mkdir(bin);
+    await writeFile(join(bin, 'new-toolbox'), `#!/bin/sh\nexec node ${JSON.stringify(fixture('toolbox.mjs'))} --name fresh\n`, { mode: 0o755 });
+    const own = process.env.PATH ?? '';
+    m = manager(home, { loginPath: Object.assign(async () => own, { fresh: async () => `${bin}:${own}` }) });
+    await m.apply([stdio('fresh', [], { command: 'new-toolbox' }), stdio('missing', [], { command: 'still-no-such-command' })]);
+    await m.settled(20_000);
+    expect(m.status('fresh')?.state).toEqual({ kind: 'connected', reason: 'connected over stdio' });
+    expect(m.status('missing')?.state).toEqual({ kind: 'error', reason: `command not found: still-no-such-command (PATH searched: ${bin}:${own})` });
   });
 
   it('says a server timed out during initialize at once, while the process is still in its stop grace period', async () => {

@@ -29,9 +29,16 @@ afterEach(async () => {
   await cleanup();
 });
 
-async function startCore(servers: Record<string, unknown>): Promise<{ core: SwitchboardCore; events: ServersSnapshot[] }> {
+async function startCore(servers: Record<string, unknown>, holdServersForWindowMs?: number): Promise<{ core: SwitchboardCore; events: ServersSnapshot[] }> {
   await writeFile(join(home, 'servers.json'), JSON.stringify({ servers }));
-  const c = new SwitchboardCore({ home, vault, opener: { open: async () => {} }, logger: quietLogger, mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 300 } });
+  const c = new SwitchboardCore({
+    home,
+    vault,
+    opener: { open: async () => {} },
+    logger: quietLogger,
+    mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 300 },
+    ...(holdServersForWindowMs === undefined ? {} : { holdServersForWindowMs }),
+  });
   const events: ServersSnapshot[] = [];
   c.events.subscribe((name, payload) => {
     if (name === 'serversChanged') events.push(payload as ServersSnapshot);
@@ -47,6 +54,19 @@ const settle = async (events: ServersSnapshot[], done: (s: ServersSnapshot) => b
 };
 
 describe('SwitchboardCore with the MCP manager', () => {
+  it('holds servers back until the window has drawn its first list from the cache, then starts them', async () => {
+    const { core: c } = await startCore({ box: { command: 'node', args: [fixture('toolbox.mjs')] } }, 60_000);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(c.snapshot().servers[0]).toMatchObject({ name: 'box', state: 'connecting', reason: 'waiting to start' });
+    expect(await dispatch(c.handlers, 'windowShown', {})).toEqual({ ok: true, value: null });
+    await expect.poll(() => c.snapshot().servers[0]?.state).toBe('connected');
+  });
+
+  it('starts the held servers when no window draws within the hold', async () => {
+    const { core: c } = await startCore({ box: { command: 'node', args: [fixture('toolbox.mjs')] } }, 300);
+    await expect.poll(() => c.snapshot().servers[0]?.state).toBe('connected');
+  });
+
   it('emits serversChanged with real states and reasons, and the tray status follows', async () => {
     const { events } = await startCore({
       box: { command: 'node', args: [fixture('toolbox.mjs')] },

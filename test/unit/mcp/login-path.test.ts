@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loginShellPath, mergePaths, resolveCommand, shellPath } from '../../../src-main/core/mcp/login-path';
+import { loginShellPath, mergePaths, resolveCommand, resolveOnLoginPath, shellPath } from '../../../src-main/core/mcp/login-path';
 
 let dir: string;
 beforeEach(async () => {
@@ -18,7 +18,7 @@ describe('resolveCommand', () => {
   });
 
   it('says which PATH was searched when a command is missing', async () => {
-    expect(await resolveCommand('npx-nope', `/a/bin:${dir}`)).toEqual({ ok: false, message: `command not found: npx-nope (PATH searched: /a/bin:${dir})` });
+    expect(await resolveCommand('npx-nope', `/a/bin:${dir}`)).toEqual({ ok: false, message: `command not found: npx-nope (PATH searched: /a/bin:${dir})`, notOnPath: true });
   });
 
   it('resolves a relative path against the server cwd and reports a file that is not executable', async () => {
@@ -27,6 +27,28 @@ describe('resolveCommand', () => {
     await chmod(join(dir, 'run.sh'), 0o755);
     expect(await resolveCommand('./run.sh', '', dir)).toEqual({ ok: true, path: join(dir, 'run.sh') });
     expect(await resolveCommand('/no/such/bin', '')).toEqual({ ok: false, message: 'command not found: /no/such/bin' });
+  });
+});
+
+async function ownNiceness(): Promise<number> {
+  const { getPriority } = await import('node:os');
+  return getPriority();
+}
+
+describe('resolveOnLoginPath', () => {
+  it('looks a command missing from the given PATH up again on the fresh login PATH, and launches with that PATH', async () => {
+    await writeFile(join(dir, 'new-tool'), '#!/bin/sh\n');
+    await chmod(join(dir, 'new-tool'), 0o755);
+    let freshReads = 0;
+    const source = Object.assign(async () => '/usr/bin', { fresh: async () => (freshReads++, `${dir}:/usr/bin`) });
+    expect(await resolveOnLoginPath('new-tool', source)).toEqual({ resolved: { ok: true, path: join(dir, 'new-tool') }, path: `${dir}:/usr/bin` });
+    expect(await resolveOnLoginPath('sh', source)).toEqual({ resolved: { ok: true, path: '/usr/bin/sh' }, path: '/usr/bin' });
+    expect(freshReads).toBe(1);
+  });
+
+  it('reports the PATH it searched last when the command is on neither', async () => {
+    const source = Object.assign(async () => '/a', { fresh: async () => '/b' });
+    expect(await resolveOnLoginPath('nope-tool', source)).toEqual({ resolved: { ok: false, message: 'command not found: nope-tool (PATH searched: /b)', notOnPath: true }, path: '/b' });
   });
 });
 
@@ -58,6 +80,12 @@ describe('login shell PATH', () => {
   it('is empty when the shell fails or outlives the timeout (this process PATH is used then)', async () => {
     expect(await shellPath(20_000, await fakeShell('failing-sh', 'exit 1'))).toBe('');
     expect(await shellPath(1_000, await fakeShell('hanging-sh', 'exec sleep 60'))).toBe('');
+  });
+
+  it('reads in the background at low priority, so the shell startup files yield to the app', async () => {
+    const shell = await fakeShell('nice-sh', `PATH="/niceness-$(nice):/usr/bin" exec /bin/bash -c "$2"`);
+    expect(await shellPath(20_000, shell)).toBe(`/niceness-${await ownNiceness()}:/usr/bin`);
+    expect(await shellPath(20_000, shell, true)).toBe(`/niceness-${Math.min(19, (await ownNiceness()) + 10)}:/usr/bin`);
   });
 
   it('reads a real login shell', async () => {

@@ -19,6 +19,8 @@ describe('ServersStore.load in Chromium', () => {
       expect((await state()).asked).toEqual(['listServers', 'listTrust', 'listProjects']);
       await release('listServers', { servers: [{ name: 'alpha' }, { name: 'beta' }], problems: [], status: {}, configPath: '/x' });
       await expect.poll(async () => (await state()).servers).toEqual(['alpha', 'beta']);
+      // Drawn: the host may start the servers it held back for the window.
+      await expect.poll(async () => (await state()).asked).toEqual(['listServers', 'listTrust', 'listProjects', 'windowShown']);
       expect((await state()).loaded).toBe(false);
       await release('listTrust', []);
       await release('listProjects', { projects: ['/work/project'] });

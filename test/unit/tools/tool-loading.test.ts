@@ -122,7 +122,7 @@ describe('ToolLoading over the ToolCaller and the person\'s tool settings', () =
 });
 
 describe('ToolTokenCounter', () => {
-  function counterCountingHere() {
+  function counterCountingHere(startAfter?: Promise<unknown>) {
     const batches: string[][] = [];
     let counted = 0;
     const counter = new ToolTokenCounter(
@@ -131,6 +131,7 @@ describe('ToolTokenCounter', () => {
         return texts.map((text) => countTokens(text));
       },
       () => counted++,
+      startAfter,
     );
     return { counter, batches, counted: () => counted };
   }
@@ -159,6 +160,18 @@ describe('ToolTokenCounter', () => {
     expect(batches).toEqual([expect.any(Array), [JSON.stringify(modelTool(rebuilt[1]!))]]);
     expect(second.byTool.get(rebuilt[0]!)).toBe(schemaTokens(modelTool(files)));
     expect(second.byTool.get(rebuilt[1]!)).toBeGreaterThan(schemaTokens(modelTool(write)));
+  });
+
+  it('counts nothing before the window is drawn (startAfter), estimates meanwhile', async () => {
+    let windowDrawn!: () => void;
+    const { counter, batches } = counterCountingHere(new Promise<void>((resolve) => (windowDrawn = resolve)));
+    expect(counter.countAll([files, write]).exact).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(batches).toEqual([]);
+    windowDrawn();
+    await counter.settled();
+    expect(batches.map((b) => b.length)).toEqual([2]);
+    expect(counter.countAll([files, write]).exact).toBe(true);
   });
 
   it('starts counting only after the task that asked: the answer with estimates goes out first', async () => {
