@@ -27,29 +27,31 @@ export class KeychainUnavailableError extends AppFailure {
 export class KeytarVault implements SecretVault {
   constructor(
     private readonly service = keychainServiceFor(),
-    private readonly keytar: Keytar = loadKeytar(),
+    /** Loaded with the first secret asked for unless given: the native addon is ~10 ms of start-up here. */
+    private keytar?: Keytar,
   ) {}
 
   async get(name: string): Promise<string | undefined> {
-    return (await this.guard(() => this.keytar.getPassword(this.service, name))) ?? undefined;
+    return (await this.guard((keytar) => keytar.getPassword(this.service, name))) ?? undefined;
   }
 
   async set(name: string, value: string): Promise<void> {
-    await this.guard(() => this.keytar.setPassword(this.service, name, value));
+    await this.guard((keytar) => keytar.setPassword(this.service, name, value));
   }
 
   async delete(name: string): Promise<boolean> {
-    return this.guard(() => this.keytar.deletePassword(this.service, name));
+    return this.guard((keytar) => keytar.deletePassword(this.service, name));
   }
 
   async list(): Promise<string[]> {
-    const found = await this.guard(() => this.keytar.findCredentials(this.service));
+    const found = await this.guard((keytar) => keytar.findCredentials(this.service));
     return found.map((c) => c.account).sort();
   }
 
-  private async guard<T>(op: () => Promise<T>): Promise<T> {
+  private async guard<T>(op: (keytar: Keytar) => Promise<T>): Promise<T> {
+    const keytar = (this.keytar ??= loadKeytar());
     try {
-      return await op();
+      return await op(keytar);
     } catch (error) {
       throw new KeychainUnavailableError(error instanceof Error ? error.message : String(error));
     }
@@ -57,7 +59,7 @@ export class KeytarVault implements SecretVault {
 }
 
 function loadKeytar(): Keytar {
-  // keytar is a native CommonJS addon; load it lazily so a missing build is a clear vault error, not a crash at import.
+  // keytar is a native CommonJS addon: a missing build is a clear vault error, not a crash at import.
   try {
     return createRequire(import.meta.url)('keytar') as Keytar;
   } catch (error) {

@@ -5,7 +5,7 @@ import { expect, it } from 'vitest';
 import { fixture } from './helpers';
 
 // Main-process memory: the SDK's HTTP and SSE transports (~1.2 MB resident) load with the first remote server (transport-errors.ts).
-it('a core with stdio servers only never loads the SDK HTTP and SSE transports', async () => {
+it('a core with stdio servers only and no secrets never loads the SDK HTTP and SSE transports, shell-env or keytar', async () => {
   const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(import.meta.dirname, 'loaded-modules-child.ts'), fixture('toolbox.mjs')], { timeout: 60_000 });
   const { states, modules } = JSON.parse(stdout) as { states: string[]; modules: string[] };
   expect(states).toEqual(['connected']);
@@ -14,4 +14,6 @@ it('a core with stdio servers only never loads the SDK HTTP and SSE transports',
   expect(modules.filter((url) => /\/client\/(sse|streamableHttp)\.js$|\/eventsource\//.test(url))).toEqual([]);
   // Reading the login shell's PATH (shell-env, execa under it: ~2.9 MB resident) happens in a short-lived child.
   expect(modules.filter((url) => /\/node_modules\/(shell-env|execa)\//.test(url))).toEqual([]);
+  // The keychain's native addon loads with the first secret asked for (start-up time).
+  expect(modules.filter((url) => /\/node_modules\/keytar\//.test(url))).toEqual([]);
 });

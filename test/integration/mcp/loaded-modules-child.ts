@@ -1,5 +1,6 @@
 // Run by lazy-transports.test.ts in a child process: starts a SwitchboardCore whose servers.json has
 // one stdio server, waits for it, and prints every module URL this process loaded (ESM and CommonJS).
+// Nothing here needs a secret.
 import { createRequire, register } from 'node:module';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -16,10 +17,11 @@ export async function load(url, context, next) { globalThis.port.postMessage(url
 register(`data:text/javascript,${encodeURIComponent(hooks)}`, { data: port2, transferList: [port2] });
 
 const { SwitchboardCore } = await import('../../../src-main/core/switchboard-core');
-const { MemoryVault } = await import('../../../src-main/core/secrets/memory-vault');
+const { KeytarVault } = await import('../../../src-main/core/secrets/keytar-vault');
 const home = await mkdtemp(join(tmpdir(), 'switchboard-loaded-'));
 await writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { box: { command: process.execPath, args: [process.argv[2]!, '--name', 'box'] } } }));
-const core = new SwitchboardCore({ home, vault: new MemoryVault(), opener: { open: async () => {} }, logger: { info: () => {}, warn: () => {}, error: () => {} } });
+// The real vault, as the shells make it: no secret is asked for here, so its native addon must not load.
+const core = new SwitchboardCore({ home, vault: new KeytarVault('switchboard-test-unused'), opener: { open: async () => {} }, logger: { info: () => {}, warn: () => {}, error: () => {} } });
 await core.start();
 await core.mcp.settled(30_000);
 core.snapshot();
