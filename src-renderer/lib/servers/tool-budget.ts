@@ -1,8 +1,9 @@
 import type { ToolBudgetView, ToolLoadingMode } from '../../../src-preload/contract';
+import { countText } from '../numbers';
 
 /** 12345 -> "12,345 tokens"; 1 -> "1 token". */
 export function tokensText(count: number): string {
-  return `${count.toLocaleString('en-US')} ${count === 1 ? 'token' : 'tokens'}`;
+  return `${countText(count)} ${count === 1 ? 'token' : 'tokens'}`;
 }
 
 export const modeLabels: Record<ToolLoadingMode, string> = {

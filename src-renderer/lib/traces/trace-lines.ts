@@ -2,6 +2,7 @@
 import type { CallOrigin } from '../../../src-preload/contract/tools';
 import type { CallRoute, CallTrace, TraceStep } from '../../../src-preload/contract/traces';
 import { formatElapsed } from '../chat/chat-rows';
+import { countText } from '../numbers';
 
 export interface TraceLine {
   /** "+0 ms", "+1,532 ms": time since the call was asked. */
@@ -14,8 +15,8 @@ export interface TraceLine {
 const ASKER: Record<CallOrigin, string> = { model: 'the model', person: 'you (tools panel)', app: 'an app', cli: 'the command line' };
 
 export function traceLines(trace: CallTrace): TraceLine[] {
-  const lines: TraceLine[] = trace.steps.map((step) => ({ offset: `+${step.at.toLocaleString('en-US')} ms`, kind: step.kind, ...describe(step) }));
-  if (trace.droppedSteps > 0) lines.push({ offset: '', kind: 'progress', text: `${trace.droppedSteps.toLocaleString('en-US')} more progress updates not kept`, tone: 'plain' });
+  const lines: TraceLine[] = trace.steps.map((step) => ({ offset: `+${countText(step.at)} ms`, kind: step.kind, ...describe(step) }));
+  if (trace.droppedSteps > 0) lines.push({ offset: '', kind: 'progress', text: `${countText(trace.droppedSteps)} more progress updates not kept`, tone: 'plain' });
   return lines;
 }
 
