@@ -66,6 +66,5 @@ for (let run = 0; run < runs; run++) {
   for (const [label, t] of marks) console.log(`${String(Math.round(t - t0)).padStart(6)} ms  ${label}`);
   await page.close();
   await app.stop();
-  if (process.env.GAP) await new Promise((r) => setTimeout(r, Number(process.env.GAP)));
 }
 await browser.close();
