@@ -24,7 +24,7 @@ export interface SavedLoginPathOptions {
  * PATH as it is now (`fresh`), so a newly installed tool is found without waiting for that read.
  */
 export function savedLoginPath(options: SavedLoginPathOptions): LoginPathSource {
-  const read = options.read ?? readShellPath;
+  const read = options.read ?? readShellPathOnce;
   const shell = process.env.SHELL ?? '';
   const own = process.env.PATH ?? '';
   let fresh: Promise<string> | undefined;
@@ -57,6 +57,14 @@ export function savedLoginPath(options: SavedLoginPathOptions): LoginPathSource 
     return readAndSave(false);
   };
   return source;
+}
+
+let shellRead: Promise<string> | undefined;
+
+/** One read of the login shell per process, however many cores it makes (the bench, tests). */
+function readShellPathOnce(background: boolean): Promise<string> {
+  shellRead ??= readShellPath(background);
+  return shellRead;
 }
 
 function parseSaved(text: string | undefined): SavedPath | undefined {
