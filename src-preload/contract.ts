@@ -34,6 +34,7 @@ export * from './contract/tool-run';
 export * from './contract/tasks';
 export * from './contract/tools';
 export * from './contract/traces';
+export * from './contract/values';
 
 export const invokes = {
   ...serverInvokes,

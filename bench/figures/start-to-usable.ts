@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { startWebApp, WEB_ENTRY } from '../../test/e2e/support/web-app';
-import { keepLoginPath, writeServersFile } from '../lib/core';
+import { homeAfterEarlierStart } from '../lib/core';
 import { quietPage } from '../lib/quiet-page';
 import { judge, notBuilt, type Figure } from '../lib/figure';
 import { benchServer, childrenGone, rawConnect } from '../lib/servers';
-import { launchHash, loadConfig, ToolCache } from '../lib/shipped';
 import { summarize } from '../lib/stats';
 
 const CHROMIUM = process.env.SWITCHBOARD_CHROMIUM ?? '/usr/bin/chromium';
@@ -44,11 +43,7 @@ export async function startToUsable(counts: number[], runs: number): Promise<Fig
         const page = await quietPage(browser, { width: 1280, height: 900 });
         let started = 0;
         const app = await startWebApp(async (home) => {
-          await writeServersFile(home, Object.fromEntries(Array.from({ length: n }, (_, i) => [`bench-${String(i).padStart(2, '0')}`, benchServer(TOOLS_PER_SERVER - 2, String(i))])));
-          const cache = new ToolCache(home);
-          const { servers } = await loadConfig({ home, projectDirs: [] });
-          await Promise.all(servers.map((c) => cache.write(launchHash(c), tools)));
-          await keepLoginPath(home);
+          await homeAfterEarlierStart(home, n, tools);
           started = performance.now(); // the process is spawned right after this returns
         });
         try {

@@ -6,12 +6,9 @@
 // temporary timing lines in the built out/main can be read beside the page's.
 import { chromium } from 'playwright-core';
 import { startWebApp } from '../../test/e2e/support/web-app';
-import { keepLoginPath, writeServersFile } from '../lib/core';
+import { homeAfterEarlierStart } from '../lib/core';
 import { quietPage } from '../lib/quiet-page';
 import { benchServer, rawConnect } from '../lib/servers';
-import { loadConfig } from '../../src-main/core/config/load-config';
-import { launchHash } from '../../src-main/core/mcp/launch-hash';
-import { ToolCache } from '../../src-main/core/mcp/tool-cache';
 
 const n = Number(process.argv[2] ?? 50);
 const runs = Number(process.argv[3] ?? 3);
@@ -37,11 +34,7 @@ for (let run = 0; run < runs; run++) {
   });
   let t0 = 0;
   const app = await startWebApp(async (home) => {
-    await writeServersFile(home, Object.fromEntries(Array.from({ length: n }, (_, i) => [`bench-${String(i).padStart(2, '0')}`, benchServer(TOOLS_PER_SERVER - 2, String(i))])));
-    const cache = new ToolCache(home);
-    const { servers } = await loadConfig({ home, projectDirs: [] });
-    await Promise.all(servers.map((c) => cache.write(launchHash(c), tools)));
-    await keepLoginPath(home);
+    await homeAfterEarlierStart(home, n, tools);
     t0 = Date.now();
   });
   mark('URL printed');

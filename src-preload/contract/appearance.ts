@@ -3,8 +3,6 @@ import { z } from 'zod';
 import { empty, out } from './common';
 import { THEME_CHOICES } from './values';
 
-export { THEME_CHOICES };
-
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
 /** What is on screen once "system" is resolved against the OS. */
 export type EffectiveTheme = 'light' | 'dark';

@@ -3,9 +3,6 @@ import { z } from 'zod';
 import { out, serverName } from './common';
 import { toolCallInput } from './tool-run';
 import type { ToolResult } from './tools';
-import { SANDBOX_APP_ERROR } from './values';
-
-export { SANDBOX_APP_ERROR };
 
 /** The origins a UI resource asks for (`_meta.ui.csp` of its resources/read content); nothing declared = no network. */
 export const appCspSchema = z
@@ -25,7 +22,6 @@ export interface AppPermissions {
   geolocation?: object;
   clipboardWrite?: object;
 }
-
 
 export interface AppSandboxView {
   /**

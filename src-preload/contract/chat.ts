@@ -3,9 +3,7 @@ import { z } from 'zod';
 import { empty, out, type Diagnosis } from './common';
 import type { CallProgress, TaskView } from './tasks';
 import type { CallOrigin, ToolResult } from './tools';
-import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES, MAX_ATTACHMENTS, IMAGE_CHUNK_BYTES } from './values';
-
-export { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES, MAX_ATTACHMENTS, IMAGE_CHUNK_BYTES };
+import { IMAGE_MIME_TYPES, MAX_ATTACHMENTS, IMAGE_CHUNK_BYTES } from './values';
 
 // ---- Tool definitions as the approval dialog shows them (SECURITY A2, A3) ----
 

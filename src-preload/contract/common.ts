@@ -1,8 +1,5 @@
 /** Shared pieces of the contract: Result values, error codes and small schema helpers. */
 import { z } from 'zod';
-import { schemaDefaults } from './values';
-
-export { schemaDefaults };
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
 export interface AppError {
@@ -38,7 +35,6 @@ export const fail = (code: ErrorCode, message: string): Result<never> => ({ ok: 
 export const out = <T>() => undefined as unknown as T;
 
 export const empty = z.object({}).strict();
-
 
 export const serverName = z
   .string()

@@ -2,10 +2,6 @@
 import { z } from 'zod';
 import { empty, out, serverName } from './common';
 import type { ConfigProblem } from './servers';
-import { MASKED_VALUE } from './values';
-
-export { MASKED_VALUE };
-
 
 /** One server entry as written in JSON (command/args/env/cwd or url/headers/transport, plus shared fields). */
 export type ServerEntry = Record<string, unknown>;

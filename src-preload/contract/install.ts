@@ -3,8 +3,6 @@ import { z } from 'zod';
 import { empty, out, serverName } from './common';
 import { BUNDLE_CHUNK_BYTES } from './values';
 
-export { BUNDLE_CHUNK_BYTES };
-
 export type BundleSettingValue = string | number | boolean | string[];
 
 /** One user_config option of a bundle, as the install form asks for it. */
@@ -55,7 +53,6 @@ export interface InstalledBundleView {
   dir: string;
   installedAt: number;
 }
-
 
 const uploadId = z.string().regex(/^[0-9a-f]{32}$/, 'not an upload id');
 const settingValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.array(z.string().max(10_000)).max(100)]);

@@ -18,7 +18,7 @@ import {
   type SamplingMessageView,
   type ToolCallApprovalRequest,
 } from '../../../src-preload/contract/chat';
-import { schemaDefaults } from '../../../src-preload/contract/common';
+import { schemaDefaults } from '../../../src-preload/contract/values';
 import { AppFailure } from '../app-error';
 import { schemaValidator } from '../mcp/schema-validator';
 import type { CallOrigin, CatalogTool } from '../../../src-preload/contract/tools';

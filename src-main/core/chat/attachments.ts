@@ -5,14 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  IMAGE_MIME_TYPES,
-  MAX_IMAGE_BYTES,
-  MAX_RESOURCE_CHARS,
-  type AttachmentInput,
-  type ImageMimeType,
-  type MessageAttachment,
-} from '../../../src-preload/contract/chat';
+import { MAX_RESOURCE_CHARS, type AttachmentInput, type ImageMimeType, type MessageAttachment } from '../../../src-preload/contract/chat';
+import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES } from '../../../src-preload/contract/values';
 import { AppFailure } from '../app-error';
 import { mib, type UploadStaging } from '../install/upload-staging';
 import type { ChatProvider } from './providers/chat-provider';

@@ -14,7 +14,8 @@ import { registerServerRequestHandlers, type ServerRequestDeps } from './server-
 import { ToolCaller, type ToolSource } from '../tools/tool-caller';
 import { CallTraces } from '../traces/call-traces';
 import { join } from 'node:path';
-import { MAX_IMAGE_BYTES, type AttachmentInput } from '../../../src-preload/contract/chat';
+import type { AttachmentInput } from '../../../src-preload/contract/chat';
+import { MAX_IMAGE_BYTES } from '../../../src-preload/contract/values';
 import { AppFailure } from '../app-error';
 import { UploadStaging } from '../install/upload-staging';
 import type { McpManager } from '../mcp/mcp-manager';

@@ -1,4 +1,5 @@
-import { MASKED_VALUE, type ServerEntry } from '../../../src-preload/contract/config';
+import type { ServerEntry } from '../../../src-preload/contract/config';
+import { MASKED_VALUE } from '../../../src-preload/contract/values';
 import { AppFailure } from '../app-error';
 import { hasReference } from './expand';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { MASKED_VALUE } from '../../../src-preload/contract/config';
+import { MASKED_VALUE } from '../../../src-preload/contract/values';
 import { configHandlers, type ConfigHandlers } from '../../../src-main/core/config/config-handlers';
 import { STALE_MESSAGE } from '../../../src-main/core/config/config-writer';
 import { loadConfig, type LoadedConfig } from '../../../src-main/core/config/load-config';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MASKED_VALUE } from '../../../src-preload/contract/config';
+import { MASKED_VALUE } from '../../../src-preload/contract/values';
 import { maskEntry, unmaskEntry } from '../../../src-main/core/config/entry-mask';
 
 describe('maskEntry', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formFields } from '../../../src-renderer/lib/chat/elicitation-form';
-import { schemaDefaults } from '../../../src-preload/contract/common';
+import { schemaDefaults } from '../../../src-preload/contract/values';
 import { argsTemplate, formFits } from '../../../src-renderer/lib/servers/tool-run';
 
 const schema = {

@@ -1,5 +1,6 @@
 /** What the tool loop needs from a model: stream one turn given the conversation and the tools. */
-import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES, type ChatMessage, type ImageMimeType, type MessageAttachment, type ToolCallOutcome, type ToolCallRequest } from '../../../../src-preload/contract/chat';
+import type { ChatMessage, ImageMimeType, MessageAttachment, ToolCallOutcome, ToolCallRequest } from '../../../../src-preload/contract/chat';
+import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES } from '../../../../src-preload/contract/values';
 
 export interface ModelTool {
   name: string;
