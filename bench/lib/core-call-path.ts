@@ -21,4 +21,13 @@ export class CoreCallPath {
     if (outcome.kind !== 'done') throw new Error(`the call of ${qualifiedName} did not run: ${JSON.stringify(outcome)}`);
     return outcome.result;
   }
+
+  /**
+   * The core's own SDK Client for a server, for the bridge's floor: the same server process the
+   * bridge reaches, called with Client.callTool and no Switchboard code. (Bracket access: clientFor
+   * is the manager's private way to a connected client; the bench is its only outside user.)
+   */
+  sdkClient(server: string) {
+    return this.core.mcp['clientFor'](server);
+  }
 }

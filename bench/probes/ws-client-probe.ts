@@ -50,6 +50,12 @@ async function runBlock(count: number): Promise<number> {
   return performance.now() - started;
 }
 
+/** This process's CPU (user + system, ms) since `start`: the browser side's share of a block. */
+function cpuMs(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 process.on('message', (message: { setup?: Setup; run?: number; floor?: { url: string; expect: string }; runFloor?: number; stop?: true }) => {
   const reply = (body: object) => process.send?.(body);
   if (message.floor) {
@@ -58,8 +64,9 @@ process.on('message', (message: { setup?: Setup; run?: number; floor?: { url: st
     socket.once('open', () => reply({ ready: true }));
     socket.once('error', (error) => reply({ error: error.message }));
   } else if (message.runFloor !== undefined) {
+    const cpu = process.cpuUsage();
     runFloorBlock(message.runFloor).then(
-      (ms) => reply({ ms }),
+      (ms) => reply({ ms, cpuMs: cpuMs(cpu) }),
       (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
     );
   } else if (message.setup) {
@@ -74,8 +81,9 @@ process.on('message', (message: { setup?: Setup; run?: number; floor?: { url: st
     bridge = createWsApi({ url: setup.url, WebSocket: BrowserLikeSocket as unknown as typeof globalThis.WebSocket });
     reply({ ready: true });
   } else if (message.run !== undefined) {
+    const cpu = process.cpuUsage();
     runBlock(message.run).then(
-      (ms) => reply({ ms }),
+      (ms) => reply({ ms, cpuMs: cpuMs(cpu) }),
       (error: unknown) => reply({ error: error instanceof Error ? error.message : String(error) }),
     );
   } else if (message.stop) {

@@ -4,8 +4,11 @@
  * `CallRecording` to tell each step as it happens — so the chat, the tools panel, MCP Apps and the CLI
  * all get traces, from one place, without a copy of the call's request or hooks wrapped around it.
  * A trace holds sizes, never argument or result content: arguments may carry secrets.
+ *
+ * A call's reply goes out before its trace is completed: measuring sizes, the last step and the
+ * export wait for the next turn of the event loop (or for the next read, which completes them first),
+ * so bookkeeping is not on the path the person waits on.
  */
-import { randomUUID } from 'node:crypto';
 import type { CatalogTool, ToolRef } from '../../../src-preload/contract/tools';
 import type { FailureClass } from '../../../src-preload/contract/common';
 import type { CallProgress } from '../../../src-preload/contract/tasks';
@@ -50,11 +53,22 @@ const NO_SERVER = '';
 type WithoutAt<T> = T extends unknown ? Omit<T, 'at'> : never;
 type Step = WithoutAt<TraceStep>;
 
+/** A call that has ended and whose trace is not completed yet; it holds the outcome only until then. */
+interface Ending {
+  recording: Recording;
+  endedAt: number;
+  outcome: CallOutcome | 'threw';
+}
+
 export class CallTraces {
   private readonly rings = new Map<string, CallTrace[]>();
   private readonly byCall = new Map<string, CallTrace>();
   private readonly clock: Clock;
   private readonly perServer: number;
+  /** Unique within this process: the renderer keys its list by it (traces are never stored). */
+  private lastId = 0;
+  private ending: Ending[] = [];
+  private completionScheduled = false;
   /** Puts a trace in its server's ring; the oldest call falls out. */
   private readonly file = (trace: CallTrace, server: string | undefined): void => {
     const key = server ?? NO_SERVER;
@@ -72,7 +86,7 @@ export class CallTraces {
   /** Runs one call (`run`), giving it the recording its steps go to. */
   async record(ref: ToolRef, args: Record<string, unknown>, request: CallRequest, run: (recording: CallRecording) => Promise<CallOutcome>): Promise<CallOutcome> {
     const trace: CallTrace = {
-      id: randomUUID(),
+      id: String(++this.lastId),
       tool: 'qualifiedName' in ref ? ref.qualifiedName : ref.tool,
       origin: request.origin,
       startedAt: this.clock.now(),
@@ -85,38 +99,63 @@ export class CallTraces {
       this.byCall.set(callKey(request.conversationId, request.callId), trace);
     }
     const recording = new Recording(trace, this.clock, this.file);
-    let outcome: CallOutcome;
     try {
-      outcome = await run(recording);
+      const outcome = await run(recording);
+      this.ended({ recording, endedAt: this.clock.now(), outcome });
+      return outcome;
     } catch (error) {
-      this.finish(recording, { kind: 'failed', code: 'internal' }, 'failed');
+      this.ended({ recording, endedAt: this.clock.now(), outcome: 'threw' });
       throw error;
     }
-    // Unresolved names share one ring: a ring per name asked for would let any caller grow memory.
-    recording.place(outcome.tool?.server, outcome.tool?.name ?? trace.tool);
-    this.finish(recording, ...lastStep(outcome));
-    return outcome;
   }
 
   /** The trace of one chat call, while it is kept. */
   forCall(conversationId: string, callId: string): CallTrace | undefined {
+    this.completeEnded();
     return this.byCall.get(callKey(conversationId, callId));
   }
 
   /** A server's recent calls, newest first. */
   forServer(server: string): CallTrace[] {
+    this.completeEnded();
     return [...(this.rings.get(server) ?? [])].reverse();
   }
 
   shutdown(): Promise<void> {
+    this.completeEnded();
     return this.deps.sink?.shutdown() ?? Promise.resolve();
   }
 
-  private finish(recording: Recording, last: Step, outcome: NonNullable<CallTrace['outcome']>): void {
+  private ended(ending: Ending): void {
+    this.ending.push(ending);
+    if (this.completionScheduled) return;
+    this.completionScheduled = true;
+    setImmediate(() => this.completeEnded());
+  }
+
+  /** Completes the traces of calls that have ended: where each is filed, its last step with the result's size, the export. */
+  private completeEnded(): void {
+    this.completionScheduled = false;
+    const ending = this.ending;
+    if (ending.length === 0) return;
+    this.ending = [];
+    for (const { recording, endedAt, outcome } of ending) {
+      const { trace } = recording;
+      if (outcome === 'threw') {
+        this.finish(recording, endedAt, { kind: 'failed', code: 'internal' }, 'failed');
+        continue;
+      }
+      // Unresolved names share one ring: a ring per name asked for would let any caller grow memory.
+      recording.place(outcome.tool?.server, outcome.tool?.name ?? trace.tool);
+      this.finish(recording, endedAt, ...lastStep(outcome));
+    }
+  }
+
+  private finish(recording: Recording, endedAt: number, last: Step, outcome: NonNullable<CallTrace['outcome']>): void {
     const { trace } = recording;
-    recording.step(last);
+    recording.step(last, endedAt);
     trace.outcome = outcome;
-    trace.durationMs = this.clock.now() - trace.startedAt;
+    trace.durationMs = endedAt - trace.startedAt;
     this.deps.sink?.export(trace);
   }
 
@@ -166,8 +205,8 @@ class Recording implements CallRecording {
   }
 
   /** Every step is a fresh object of this file's: it takes its time in place rather than being copied. */
-  step(step: Step): void {
-    (step as { at?: number }).at = this.clock.now() - this.trace.startedAt;
+  step(step: Step, now = this.clock.now()): void {
+    (step as { at?: number }).at = now - this.trace.startedAt;
     this.trace.steps.push(step as TraceStep);
   }
 }

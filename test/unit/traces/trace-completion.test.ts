@@ -1,0 +1,66 @@
+/**
+ * A call's outcome is handed back before its trace is completed (the result's size, the last step,
+ * the export wait for the next turn of the event loop), and anything that reads traces, or stops
+ * them, completes what is pending first: nobody sees a half-finished trace of a call that ended.
+ */
+import { describe, expect, it } from 'vitest';
+import type { CallTrace } from '../../../src-preload/contract';
+import type { CatalogTool } from '../../../src-preload/contract/tools';
+import { CallTraces, type TraceSink } from '../../../src-main/core/traces/call-traces';
+import type { CallOutcome } from '../../../src-main/core/tools/tool-caller';
+
+const tool = { server: 'box', name: 'echo', qualifiedName: 'box__echo', enabled: true, inputSchema: { type: 'object' } } as CatalogTool;
+const args = { message: 'hello' };
+const result = { content: [{ type: 'text' as const, text: 'Echo: hello' }], truncatedChars: 0 };
+const done: CallOutcome = { kind: 'done', tool, args, because: 'rule', result };
+
+function tracesWithSink() {
+  const exported: CallTrace[] = [];
+  const sink: TraceSink = { export: (trace) => exported.push(trace), shutdown: async () => {} };
+  let now = 1_000;
+  const traces = new CallTraces({ sink, clock: { now: () => now } });
+  const call = (endAfterMs: number) =>
+    traces.record({ server: 'box', tool: 'echo' }, args, { origin: 'person' }, async (recording) => {
+      recording.resolved(tool);
+      recording.approved('policy', 'rule');
+      now += endAfterMs;
+      return done;
+    });
+  return { traces, exported, call, later: (ms: number) => (now += ms) };
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('completing a call trace', () => {
+  it('hands the outcome back first, then completes the trace on the next turn with the time the call ended', async () => {
+    const { exported, call, later } = tracesWithSink();
+    const outcome = await call(40);
+    expect(outcome).toBe(done);
+    expect(exported).toHaveLength(0);
+    later(500); // time passing before completion does not count in the call's duration
+    await nextTurn();
+    expect(exported).toHaveLength(1);
+    const [trace] = exported;
+    expect(trace).toMatchObject({ server: 'box', tool: 'echo', outcome: 'done', durationMs: 40 });
+    expect(trace!.steps.at(-1)).toMatchObject({ kind: 'answered', at: 40, resultBytes: JSON.stringify({ content: result.content }).length, parts: 1 });
+  });
+
+  it('completes pending traces before a read, and before shutdown', async () => {
+    const { traces, exported, call } = tracesWithSink();
+    await call(5);
+    const [read] = traces.forServer('box');
+    expect(read).toMatchObject({ outcome: 'done', durationMs: 5 });
+    expect(exported).toHaveLength(1);
+    await call(7);
+    await traces.shutdown();
+    expect(exported.map((t) => t.durationMs)).toEqual([5, 7]);
+  });
+
+  it('gives each trace its own id within the process', async () => {
+    const { traces, call } = tracesWithSink();
+    await call(1);
+    await call(1);
+    const ids = traces.forServer('box').map((t) => t.id);
+    expect(new Set(ids).size).toBe(2);
+  });
+});
