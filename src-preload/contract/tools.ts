@@ -54,10 +54,8 @@ export function toolUi(tool: Pick<Tool, '_meta'>): ToolUi {
 
 /** May this caller reach the tool? Apps only reach tools made visible to apps; models only tools visible to the model. */
 export function visibleTo(tool: Pick<Tool, '_meta'>, origin: CallOrigin): boolean {
-  const { visibility } = toolUi(tool);
-  if (origin === 'model') return visibility.includes('model');
-  if (origin === 'app') return visibility.includes('app');
-  return true;
+  if (origin !== 'model' && origin !== 'app') return true;
+  return toolUi(tool).visibility.includes(origin);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

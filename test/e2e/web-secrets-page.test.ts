@@ -148,6 +148,8 @@ describe.skipIf(missing !== undefined)('Secrets page in web mode (Chromium, real
       for (const name of ['api-bearer', 'ev-GITHUB_TOKEN']) {
         const item = page.locator(`[data-secret="${name}"]`);
         await item.getByRole('button', { name: 'Delete' }).click();
+        // The second click must reach the confirmation's button, not the first one before it is replaced.
+        await item.getByText(`Delete ${name} from the keychain?`).waitFor();
         await item.getByRole('button', { name: 'Delete' }).click();
         await item.waitFor({ state: 'detached' });
       }

@@ -358,14 +358,17 @@ export class McpManager {
   }
 
   /** The catalog entry a reference names, waiting for servers still starting with no cached list; exact errors otherwise. */
+  private findTool(ref: ToolRef): CatalogTool | undefined {
+    return 'qualifiedName' in ref ? this.lookupTool(ref.qualifiedName) : this.serverTool(ref.server, ref.tool);
+  }
+
   async resolveTool(ref: ToolRef): Promise<CatalogTool> {
-    const find = () => ('qualifiedName' in ref ? this.lookupTool(ref.qualifiedName) : this.serverTool(ref.server, ref.tool));
-    const found = find();
+    const found = this.findTool(ref);
     if (found) return found;
     const candidates = 'qualifiedName' in ref ? [...this.connections.values()] : [this.require(ref.server)];
     const starting = candidates.filter((c) => !c.toolsLive && (c.state.kind === 'connecting' || c.state.kind === 'backing_off'));
     await Promise.all(starting.map((c) => c.connectedClient(c.config.timeout * 1000).catch(() => undefined)));
-    const late = find();
+    const late = this.findTool(ref);
     if (late) return late;
     if ('qualifiedName' in ref) throw new AppFailure('not_found', `no tool named "${ref.qualifiedName}"`, misuse('call only the tools you were given (switchboard tools lists them)'));
     const connection = this.require(ref.server);

@@ -90,13 +90,12 @@ export class ToolCaller {
   /** Enabled → visible to this caller → arguments match: the first that fails, with its exact reason. */
   private refusal(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): AppFailure | undefined {
     const what = `tool "${tool.name}" on server "${tool.server}"`;
-    const offered = misuse('call only the tools you were given');
     if (!tool.enabled) return new AppFailure('conflict', `${what} is disabled; turn it on in the tools list to use it`, misuse(`turn it on in ${tool.server}'s tools list, or call another tool`));
     if (!visibleTo(tool, request.origin)) {
-      return new AppFailure('conflict', request.origin === 'app' ? `${what} is not available to apps (its server did not make it visible to apps)` : `${what} is only for apps; the model cannot call it`, offered);
+      return new AppFailure('conflict', request.origin === 'app' ? `${what} is not available to apps (its server did not make it visible to apps)` : `${what} is only for apps; the model cannot call it`, onlyWhatWasOffered());
     }
     if (request.origin === 'app' && request.appServer !== tool.server) {
-      return new AppFailure('conflict', `an app of server "${request.appServer ?? '?'}" cannot call ${what}: apps call only their own server's tools`, offered);
+      return new AppFailure('conflict', `an app of server "${request.appServer ?? '?'}" cannot call ${what}: apps call only their own server's tools`, onlyWhatWasOffered());
     }
     try {
       checkArguments(tool, args, `arguments for ${what}`);
@@ -146,6 +145,8 @@ export function resultOrThrow(outcome: CallOutcome): ToolResult {
 }
 
 const NEVER_CANCELLED = new AbortController().signal;
+
+const onlyWhatWasOffered = () => misuse('call only the tools you were given');
 
 function asFailure(error: unknown): AppFailure {
   return error instanceof AppFailure ? error : new AppFailure('internal', error instanceof Error ? error.message : String(error));
