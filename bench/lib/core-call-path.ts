@@ -1,5 +1,6 @@
 import type { ToolResult } from '../../src-preload/contract/tools';
 import type { SwitchboardCore } from '../../src-main/core/switchboard-core';
+import { CallCancel } from '../../src-main/core/mcp/call-cancel';
 
 /**
  * Compiled into the shipped build with the core (shipped-entry.ts): it is timed as Switchboard's side.
@@ -17,7 +18,7 @@ export class CoreCallPath {
     const { caller } = this.core.chat;
     caller.modelTools();
     // One controller per call, as the chat gives each call its own cancel.
-    const outcome = await caller.call({ qualifiedName }, args, { origin: 'model', controller: new AbortController(), onProgress: () => {} });
+    const outcome = await caller.call({ qualifiedName }, args, { origin: 'model', controller: new CallCancel(), onProgress: () => {} });
     if (outcome.kind !== 'done') throw new Error(`the call of ${qualifiedName} did not run: ${JSON.stringify(outcome)}`);
     return outcome.result;
   }

@@ -6,6 +6,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AppFailure } from '../../src-main/core/app-error';
 import { capCallResult } from '../../src-main/core/mcp/call-result';
+import { requestSignal } from '../../src-main/core/mcp/call-cancel';
 import type { CallOptions } from '../../src-main/core/mcp/mcp-manager';
 import { buildCatalog, type CatalogTool } from '../../src-main/core/mcp/tool-catalog';
 import type { ToolSource } from '../../src-main/core/tools/tool-caller';
@@ -36,7 +37,7 @@ export class SdkToolSource implements ToolSource {
   async callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}): Promise<ToolResult> {
     const client = this.servers.find((s) => s.server === server)!.client;
     const raw = await client.callTool({ name: tool, arguments: args }, undefined, {
-      ...(options.controller ? { signal: options.controller.signal } : {}),
+      ...(options.controller ? { signal: requestSignal(options.controller.signal) } : {}),
       ...(options.onProgress ? { onprogress: options.onProgress } : {}),
       resetTimeoutOnProgress: true,
     });

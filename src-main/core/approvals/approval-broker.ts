@@ -20,6 +20,7 @@ import {
 } from '../../../src-preload/contract/chat';
 import { schemaDefaults } from '../../../src-preload/contract/values';
 import { AppFailure } from '../app-error';
+import type { CancelSignal } from '../mcp/call-cancel';
 import { schemaValidator } from '../mcp/schema-validator';
 import type { CallOrigin, CatalogTool } from '../../../src-preload/contract/tools';
 import { systemClock, type Clock } from '../ports';
@@ -55,7 +56,7 @@ export interface ToolCallInput {
   args: Record<string, unknown>;
   /** The current catalog, read only if the person answers "always allow this server", to vouch for its tools as they are. */
   catalog: () => CatalogTool[];
-  signal: AbortSignal;
+  signal: CancelSignal;
   /** Who asked: the dialog says so (an app's request reads differently from the model's). */
   origin: CallOrigin;
   conversationId?: string;
@@ -296,7 +297,7 @@ export class ApprovalBroker {
 
   private park<V>(
     make: (resolve: (v: V) => void) => Pending,
-    options: { signal?: AbortSignal | undefined; onAbort: V; timeout?: { ms: number; value: V } },
+    options: { signal?: CancelSignal | undefined; onAbort: V; timeout?: { ms: number; value: V } },
   ): Promise<V> {
     return new Promise<V>((resolve) => {
       const entry = make(resolve);

@@ -17,6 +17,7 @@ import type {
 } from '../../../src-preload/contract/chat';
 import type { Diagnosis } from '../../../src-preload/contract';
 import { AppFailure } from '../app-error';
+import { CallCancel } from '../mcp/call-cancel';
 import { diagnoseToolResult } from '../diagnosis/call-diagnosis';
 import { CLASS_MEANING } from '../diagnosis/diagnosis';
 import type { ApprovalBroker } from '../approvals/approval-broker';
@@ -74,7 +75,7 @@ export interface ChatSessionDeps {
 
 interface ActiveTurn {
   controller: AbortController;
-  calls: Map<string, AbortController>;
+  calls: Map<string, CallCancel>;
 }
 
 export const DEFAULT_SYSTEM_PROMPT =
@@ -206,7 +207,7 @@ export class ChatSessions {
       return finish('succeeded', call.args, found.textForModel, { loaded: found.loaded, because: `searched for "${found.query}"` });
     }
 
-    const controller = new AbortController();
+    const controller = new CallCancel();
     const onTurnAbort = () => controller.abort(CANCELLED_BY_USER);
     turn.controller.signal.addEventListener('abort', onTurnAbort, { once: true });
     turn.calls.set(call.id, controller);

@@ -18,6 +18,7 @@ import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../con
 import { systemClock, type Clock, type Logger } from '../ports';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 import { callFailure, isHardMaxTimeout } from '../diagnosis/call-diagnosis';
+import { CallCancel, requestSignal, type Canceller } from './call-cancel';
 import { misuse } from '../diagnosis/diagnosis';
 import { capCallResult, DEFAULT_TEXT_CAP, type ToolResult } from './call-result';
 import { launchHash } from './launch-hash';
@@ -79,11 +80,11 @@ export interface ServerStatus {
 
 export interface CallOptions {
   /**
-   * The caller's own controller for this call alone: aborting it cancels the call (the server hears
+   * The caller's own cancel for this call alone: aborting it cancels the call (the server hears
    * notifications/cancelled). The manager passes its signal straight to the SDK and aborts it itself
-   * at the hard maximum, so a call makes one signal, not two.
+   * at the hard maximum, so a call makes one signal, not two. A CallCancel costs less than an AbortController.
    */
-  controller?: AbortController;
+  controller?: Canceller;
   onProgress?: (progress: CallProgress) => void;
   /** A call the server runs as a task: each status it reports (working, input_required, …), and a dropped connection. */
   onTask?: (task: TaskView) => void;
@@ -389,12 +390,12 @@ export class McpManager {
     const hardMax = this.deps.callHardMaxMs ?? timeout * HARD_MAX_FACTOR;
     // A controller we may abort, so a call ended by the hard maximum still sends
     // notifications/cancelled (the SDK only sends it on abort or on the per-call timer).
-    const cancel = options.controller ?? new AbortController();
+    const cancel = options.controller ?? new CallCancel();
     const requestOptions = {
       timeout,
       resetTimeoutOnProgress: true,
       maxTotalTimeout: hardMax,
-      signal: cancel.signal,
+      signal: requestSignal(cancel.signal),
       // Always ask for progress: without a progress token the server cannot keep the call alive.
       onprogress: trace ? tracedProgress(trace, options.onProgress) : (options.onProgress ?? ignoreProgress),
     };

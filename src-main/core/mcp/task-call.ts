@@ -14,6 +14,7 @@ import * as z from 'zod/v4';
 import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks';
 import { AppFailure } from '../app-error';
 import { taskCancelledByServer, taskFailed, taskLost } from '../diagnosis/task-diagnosis';
+import { requestSignal, type CancelSignal } from './call-cancel';
 
 export interface TaskCallDeps {
   /** The connection's client now; waits (bounded) while the server reconnects, throws when it does not come back. */
@@ -32,7 +33,7 @@ export interface TaskCallDeps {
 }
 
 export interface TaskCallOptions {
-  signal: AbortSignal;
+  signal: CancelSignal;
   onProgress: (progress: CallProgress) => void;
   onTask?: (task: TaskView) => void;
 }
@@ -57,7 +58,7 @@ export async function callToolAsTask(first: Client, tool: string, args: Record<s
     timeout: deps.timeoutMs,
     resetTimeoutOnProgress: true,
     maxTotalTimeout: deps.hardMaxMs,
-    signal,
+    signal: requestSignal(signal),
     // The SDK keeps this handler for the task's lifetime: progress keeps arriving after the task is created.
     onprogress: options.onProgress,
   });
@@ -178,12 +179,12 @@ export function taskView(task: Task, reconnecting = false): TaskView {
   };
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+function sleep(ms: number, signal: CancelSignal): Promise<void> {
   return untilAborted(new Promise<void>((done) => setTimeout(done, ms)), signal);
 }
 
 /** Settles with `promise`, or rejects with the abort reason the moment the signal fires. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+function untilAborted<T>(promise: Promise<T>, signal: CancelSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason as Error);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason as Error);

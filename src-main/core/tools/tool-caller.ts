@@ -8,6 +8,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { visibleTo, type CallOrigin, type CatalogTool, type ToolRef, type ToolResult } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
 import type { ApprovalBroker } from '../approvals/approval-broker';
+import { CallCancel } from '../mcp/call-cancel';
 import type { CallOptions, McpManager } from '../mcp/mcp-manager';
 import { ARGUMENTS_FIX } from '../diagnosis/call-diagnosis';
 import { misuse, terminal, withDiagnosis } from '../diagnosis/diagnosis';
@@ -144,7 +145,7 @@ export function resultOrThrow(outcome: CallOutcome): ToolResult {
   }
 }
 
-const NEVER_CANCELLED = new AbortController().signal;
+const NEVER_CANCELLED = new CallCancel().signal;
 
 const onlyWhatWasOffered = () => misuse('call only the tools you were given');
 

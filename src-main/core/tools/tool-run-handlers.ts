@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { ToolRunUpdate, toolRunInvokes } from '../../../src-preload/contract/tool-run';
 import { AppFailure } from '../app-error';
+import { CallCancel } from '../mcp/call-cancel';
 import { resultOrThrow, type ToolCaller } from './tool-caller';
 
 type ToolRunInvokes = typeof toolRunInvokes;
@@ -16,12 +17,12 @@ const CANCELLED_BY_USER = 'cancelled by the user';
 
 /** `update` tells the panel a run's progress and task status while it runs (event toolRunUpdated). */
 export function toolRunHandlers(caller: Pick<ToolCaller, 'call'>, update: (update: ToolRunUpdate) => void = () => {}): ToolRunHandlers {
-  const running = new Map<string, AbortController>();
+  const running = new Map<string, CallCancel>();
   return {
     runTool: async ({ server, tool, args, runId }) => {
       if (runId === undefined) return resultOrThrow(await caller.call({ server, tool }, args, { origin: 'person' }));
       if (running.has(runId)) throw new AppFailure('conflict', `run "${runId}" is already running`);
-      const controller = new AbortController();
+      const controller = new CallCancel();
       running.set(runId, controller);
       const live: Omit<ToolRunUpdate, 'runId'> = {};
       try {

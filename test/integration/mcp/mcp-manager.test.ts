@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { CallCancel } from '../../../src-main/core/mcp/call-cancel';
 import type { ToolResult } from '../../../src-main/core/mcp/call-result';
 import { launchHash } from '../../../src-main/core/mcp/launch-hash';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
@@ -388,7 +389,7 @@ describe('tool calls', () => {
     m = manager(home);
     await m.apply([toolbox('box')]);
     await waitForState(m, 'box', is('connected'));
-    const controller = new AbortController();
+    const controller = new CallCancel();
     const call = callByName(m, 'box__sleep', { ms: 10_000 }, { controller });
     setTimeout(() => controller.abort(), 200);
     await expect(call).rejects.toThrow('tool "sleep" on server "box" was cancelled');
