@@ -28,8 +28,12 @@ export class SdkToolSource implements ToolSource {
     return this.catalog;
   }
 
+  findTool(ref: ToolRef): CatalogTool | undefined {
+    return 'qualifiedName' in ref ? this.catalog.find((t) => t.qualifiedName === ref.qualifiedName) : this.catalog.find((t) => t.server === ref.server && t.name === ref.tool);
+  }
+
   async resolveTool(ref: ToolRef): Promise<CatalogTool> {
-    const found = 'qualifiedName' in ref ? this.catalog.find((t) => t.qualifiedName === ref.qualifiedName) : this.catalog.find((t) => t.server === ref.server && t.name === ref.tool);
+    const found = this.findTool(ref);
     if (!found) throw new AppFailure('not_found', `no tool named "${'qualifiedName' in ref ? ref.qualifiedName : ref.tool}"`);
     return found;
   }

@@ -250,7 +250,7 @@ export class ApprovalBroker {
     }
     let args = p.args;
     if (answer.editedArgs !== undefined) {
-      checkArguments(p.tool, answer.editedArgs, `edited arguments for "${p.tool.qualifiedName}"`);
+      checkArguments(p.tool, answer.editedArgs, editedArguments);
       args = structuredClone(answer.editedArgs);
     }
     // Settle before the grant is written so a second answer cannot slip in while we await the disk.
@@ -344,3 +344,5 @@ function describeAllow(decision: Exclude<(typeof toolDecisions)[number], 'deny'>
       return decision satisfies never;
   }
 }
+
+const editedArguments = (tool: CatalogTool) => `edited arguments for "${tool.qualifiedName}"`;

@@ -11,7 +11,7 @@ export interface CreateChatDeps {
   opener: UrlOpener;
   logger: Logger;
   events: EventHub;
-  mcp: Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool' | 'serverConfig' | 'settings' | 'readResource' | 'resources'>;
+  mcp: Pick<McpManager, 'tools' | 'findTool' | 'resolveTool' | 'callServerTool' | 'serverConfig' | 'settings' | 'readResource' | 'resources'>;
   localProbeUrl?: string;
   traces?: CallTraces;
   backgroundAfter?: Promise<unknown>;

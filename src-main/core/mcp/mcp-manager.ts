@@ -358,11 +358,12 @@ export class McpManager {
     return this.toolsByServer.get(`${server}\0${tool}`);
   }
 
-  /** The catalog entry a reference names, waiting for servers still starting with no cached list; exact errors otherwise. */
-  private findTool(ref: ToolRef): CatalogTool | undefined {
+  /** The catalog entry a reference names, if the catalog has it now (resolveTool waits for servers still starting). */
+  findTool(ref: ToolRef): CatalogTool | undefined {
     return 'qualifiedName' in ref ? this.lookupTool(ref.qualifiedName) : this.serverTool(ref.server, ref.tool);
   }
 
+  /** The catalog entry a reference names, waiting for servers still starting with no cached list; exact errors otherwise. */
   async resolveTool(ref: ToolRef): Promise<CatalogTool> {
     const found = this.findTool(ref);
     if (found) return found;
@@ -399,7 +400,7 @@ export class McpManager {
       // Always ask for progress: without a progress token the server cannot keep the call alive.
       onprogress: trace ? tracedProgress(trace, options.onProgress) : (options.onProgress ?? ignoreProgress),
     };
-    const asTask = runsAsTask(client, connection.tools.find((t) => t.name === tool));
+    const asTask = runsAsTask(client, connection.tools, tool);
     // The trace hears of each request sent: a re-initialized session is a second one, on a new session.
     const run = (c: typeof client) => {
       trace?.sent(connection.route());

@@ -46,9 +46,11 @@ const DEFAULT_POLL_MS = 1000;
 const STATUS_MESSAGE_CAP = 500;
 
 /** The tool runs as a task when the server offers tasks for tools/call and the tool allows it (`execution.taskSupport`). */
-export function runsAsTask(client: Client, tool: Tool | undefined): boolean {
-  const support = tool?.execution?.taskSupport;
-  return (support === 'optional' || support === 'required') && client.getServerCapabilities()?.tasks?.requests?.tools?.call !== undefined;
+export function runsAsTask(client: Client, tools: readonly Tool[], name: string): boolean {
+  // The server's capability first: most servers run no tasks, and then no tool list is searched.
+  if (client.getServerCapabilities()?.tasks?.requests?.tools?.call === undefined) return false;
+  const support = tools.find((t) => t.name === name)?.execution?.taskSupport;
+  return support === 'optional' || support === 'required';
 }
 
 export async function callToolAsTask(first: Client, tool: string, args: Record<string, unknown>, deps: TaskCallDeps, options: TaskCallOptions): Promise<CallToolResult> {

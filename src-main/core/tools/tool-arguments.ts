@@ -7,8 +7,11 @@ import { schemaValidator } from '../mcp/schema-validator';
 /** A catalog entry never changes once built (a new list builds new entries), so its validator is compiled once. */
 const validators = new WeakMap<CatalogTool, JsonSchemaValidator<unknown>>();
 
-/** Throws the exact failure: `<what> do not match its input schema: <Ajv's message>`, or the schema itself is broken. */
-export function checkArguments(tool: CatalogTool, args: Record<string, unknown>, what: string): void {
+/**
+ * Throws the exact failure: `<what> do not match its input schema: <Ajv's message>`, or the schema itself is broken.
+ * `what` names the arguments, and is only asked when they fail (every tool call passes through here).
+ */
+export function checkArguments(tool: CatalogTool, args: Record<string, unknown>, what: (tool: CatalogTool) => string): void {
   let validate = validators.get(tool);
   if (!validate) {
     try {
@@ -19,5 +22,5 @@ export function checkArguments(tool: CatalogTool, args: Record<string, unknown>,
     validators.set(tool, validate);
   }
   const check = validate(args);
-  if (!check.valid) throw new AppFailure('invalid_input', `${what} do not match its input schema: ${check.errorMessage}`);
+  if (!check.valid) throw new AppFailure('invalid_input', `${what(tool)} do not match its input schema: ${check.errorMessage}`);
 }

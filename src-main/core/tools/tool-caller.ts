@@ -7,7 +7,7 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { visibleTo, type CallOrigin, type CatalogTool, type ToolRef, type ToolResult } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
-import type { ApprovalBroker } from '../approvals/approval-broker';
+import type { ApprovalBroker, ToolCallVerdict } from '../approvals/approval-broker';
 import { CallCancel } from '../mcp/call-cancel';
 import type { CallOptions, McpManager } from '../mcp/mcp-manager';
 import { ARGUMENTS_FIX } from '../diagnosis/call-diagnosis';
@@ -16,7 +16,7 @@ import type { CallRecording, CallTraces } from '../traces/call-traces';
 import { checkArguments } from './tool-arguments';
 
 /** What the caller needs of the MCP manager (a test may give it SDK clients of its own). */
-export type ToolSource = Pick<McpManager, 'tools' | 'resolveTool' | 'callServerTool'>;
+export type ToolSource = Pick<McpManager, 'tools' | 'findTool' | 'resolveTool' | 'callServerTool'>;
 
 export interface CallRequest extends CallOptions {
   origin: CallOrigin;
@@ -62,7 +62,8 @@ export class ToolCaller {
   private async callOnce(ref: ToolRef, args: Record<string, unknown>, request: CallRequest, recording?: CallRecording): Promise<CallOutcome> {
     let tool: CatalogTool;
     try {
-      tool = await this.deps.source.resolveTool(ref);
+      // Most calls name a tool already in the catalog: no wait, no promise.
+      tool = this.deps.source.findTool(ref) ?? (await this.deps.source.resolveTool(ref));
     } catch (error) {
       return { kind: 'refused', error: asFailure(error) };
     }
@@ -70,36 +71,36 @@ export class ToolCaller {
     const refusal = this.refusal(tool, args, request);
     if (refusal) return { kind: 'refused', tool, error: refusal };
 
-    const verdict = await this.approve(tool, args, request);
+    const verdict = this.policyFirst(tool, args, request) ?? (await this.askPerson(tool, args, request));
     if (verdict.kind === 'cancelled') return { kind: 'cancelled', tool, stage: 'approval' };
     if (verdict.kind === 'deny') return { kind: 'denied', tool, by: verdict.by, because: verdict.because, ...(verdict.reason ? { reason: verdict.reason } : {}) };
 
-    const run = { args: verdict.args, because: verdict.because };
-    recording?.approved(verdict.by, verdict.because);
-    request.onApproved?.({ ...run, by: verdict.by });
+    const { because } = verdict;
+    const approvedArgs = verdict.args;
+    recording?.approved(verdict.by, because);
+    request.onApproved?.({ args: approvedArgs, because, by: verdict.by });
     try {
-      const result = await this.deps.source.callServerTool(tool.server, tool.name, run.args, request, recording);
-      return { kind: 'done', tool, ...run, result };
+      const result = await this.deps.source.callServerTool(tool.server, tool.name, approvedArgs, request, recording);
+      return { kind: 'done', tool, args: approvedArgs, because, result };
     } catch (error) {
       // The manager aborts the controller itself at a call's hard maximum (with the SDK's McpError): that is a failure, not a cancel.
       const signal = request.controller?.signal;
-      if (signal?.aborted && !(signal.reason instanceof McpError)) return { kind: 'cancelled', tool, stage: 'running', ...run };
-      return { kind: 'failed', tool, ...run, error: asFailure(error) };
+      if (signal?.aborted && !(signal.reason instanceof McpError)) return { kind: 'cancelled', tool, stage: 'running', args: approvedArgs, because };
+      return { kind: 'failed', tool, args: approvedArgs, because, error: asFailure(error) };
     }
   }
 
   /** Enabled → visible to this caller → arguments match: the first that fails, with its exact reason. */
   private refusal(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): AppFailure | undefined {
-    const what = `tool "${tool.name}" on server "${tool.server}"`;
-    if (!tool.enabled) return new AppFailure('conflict', `${what} is disabled; turn it on in the tools list to use it`, misuse(`turn it on in ${tool.server}'s tools list, or call another tool`));
+    if (!tool.enabled) return new AppFailure('conflict', `${toolWhat(tool)} is disabled; turn it on in the tools list to use it`, misuse(`turn it on in ${tool.server}'s tools list, or call another tool`));
     if (!visibleTo(tool, request.origin)) {
-      return new AppFailure('conflict', request.origin === 'app' ? `${what} is not available to apps (its server did not make it visible to apps)` : `${what} is only for apps; the model cannot call it`, onlyWhatWasOffered());
+      return new AppFailure('conflict', request.origin === 'app' ? `${toolWhat(tool)} is not available to apps (its server did not make it visible to apps)` : `${toolWhat(tool)} is only for apps; the model cannot call it`, onlyWhatWasOffered());
     }
     if (request.origin === 'app' && request.appServer !== tool.server) {
-      return new AppFailure('conflict', `an app of server "${request.appServer ?? '?'}" cannot call ${what}: apps call only their own server's tools`, onlyWhatWasOffered());
+      return new AppFailure('conflict', `an app of server "${request.appServer ?? '?'}" cannot call ${toolWhat(tool)}: apps call only their own server's tools`, onlyWhatWasOffered());
     }
     try {
-      checkArguments(tool, args, `arguments for ${what}`);
+      checkArguments(tool, args, argumentsOf);
     } catch (error) {
       // The schema itself may be broken (the server's fault); that error carries no class of its own.
       const failure = asFailure(error);
@@ -108,12 +109,20 @@ export class ToolCaller {
     return undefined;
   }
 
-  private async approve(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest) {
-    if (request.origin === 'cli') {
-      const policy = this.deps.broker.policyVerdict(tool);
-      if (policy.kind === 'deny') return { kind: 'deny' as const, by: 'policy' as const, because: policy.because };
-      return { kind: 'run' as const, args, by: 'user' as const, because: policy.kind === 'allow' ? policy.because : CLI_CONSENT };
-    }
+  /**
+   * The approval policy's answer when it decides alone (allow or deny): no dialog could change the
+   * arguments, so they run as given. Undefined when a person must answer. The CLI's own rule: typing
+   * the command is consent, so only a deny refuses.
+   */
+  private policyFirst(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): ToolCallVerdict | undefined {
+    const policy = this.deps.broker.policyVerdict(tool);
+    if (policy.kind === 'deny') return { kind: 'deny', by: 'policy', because: policy.because };
+    if (request.origin === 'cli') return { kind: 'run', args, by: 'user', because: policy.kind === 'allow' ? policy.because : CLI_CONSENT };
+    if (policy.kind === 'allow') return { kind: 'run', args, by: 'policy', because: policy.because };
+    return undefined;
+  }
+
+  private askPerson(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): Promise<ToolCallVerdict> {
     return this.deps.broker.requestToolCall({
       tool,
       args,
@@ -128,10 +137,9 @@ export class ToolCaller {
 
 /** For callers that only want a result: every outcome but `done` becomes an AppFailure that says what happened. */
 export function resultOrThrow(outcome: CallOutcome): ToolResult {
-  const what = outcome.tool ? `tool "${outcome.tool.name}" on server "${outcome.tool.server}"` : 'the tool';
+  if (outcome.kind === 'done') return outcome.result;
+  const what = outcome.tool ? toolWhat(outcome.tool) : 'the tool';
   switch (outcome.kind) {
-    case 'done':
-      return outcome.result;
     case 'refused':
     case 'failed':
       throw outcome.error;
@@ -148,6 +156,8 @@ export function resultOrThrow(outcome: CallOutcome): ToolResult {
 const NEVER_CANCELLED = new CallCancel().signal;
 
 const onlyWhatWasOffered = () => misuse('call only the tools you were given');
+const toolWhat = (tool: CatalogTool) => `tool "${tool.name}" on server "${tool.server}"`;
+const argumentsOf = (tool: CatalogTool) => `arguments for ${toolWhat(tool)}`;
 
 function asFailure(error: unknown): AppFailure {
   return error instanceof AppFailure ? error : new AppFailure('internal', error instanceof Error ? error.message : String(error));

@@ -7,6 +7,7 @@ import type { ToolRunUpdate, toolRunInvokes } from '../../../src-preload/contrac
 import { AppFailure } from '../app-error';
 import { CallCancel } from '../mcp/call-cancel';
 import { resultOrThrow, type ToolCaller } from './tool-caller';
+import type { ToolResult } from '../../../src-preload/contract/tools';
 
 type ToolRunInvokes = typeof toolRunInvokes;
 export type ToolRunHandlers = {
@@ -19,24 +20,8 @@ const CANCELLED_BY_USER = 'cancelled by the user';
 export function toolRunHandlers(caller: Pick<ToolCaller, 'call'>, update: (update: ToolRunUpdate) => void = () => {}): ToolRunHandlers {
   const running = new Map<string, CallCancel>();
   return {
-    runTool: async ({ server, tool, args, runId }) => {
-      if (runId === undefined) return resultOrThrow(await caller.call({ server, tool }, args, { origin: 'person' }));
-      if (running.has(runId)) throw new AppFailure('conflict', `run "${runId}" is already running`);
-      const controller = new CallCancel();
-      running.set(runId, controller);
-      const live: Omit<ToolRunUpdate, 'runId'> = {};
-      try {
-        const outcome = await caller.call({ server, tool }, args, {
-          origin: 'person',
-          controller,
-          onProgress: (progress) => update({ runId, ...Object.assign(live, { progress }) }),
-          onTask: (task) => update({ runId, ...Object.assign(live, { task }) }),
-        });
-        return resultOrThrow(outcome);
-      } finally {
-        running.delete(runId);
-      }
-    },
+    // A run without an id cannot be cancelled or followed: it takes the short way (no state kept for it).
+    runTool: ({ server, tool, args, runId }) => (runId === undefined ? caller.call({ server, tool }, args, { origin: 'person' }).then(resultOrThrow) : followedRun(server, tool, args, runId)),
     cancelToolRun: async ({ runId }) => {
       const controller = running.get(runId);
       if (!controller) throw new AppFailure('not_found', `no run "${runId}" is running`);
@@ -44,4 +29,22 @@ export function toolRunHandlers(caller: Pick<ToolCaller, 'call'>, update: (updat
       return null;
     },
   };
+
+  async function followedRun(server: string, tool: string, args: Record<string, unknown>, runId: string): Promise<ToolResult> {
+    if (running.has(runId)) throw new AppFailure('conflict', `run "${runId}" is already running`);
+    const controller = new CallCancel();
+    running.set(runId, controller);
+    const live: Omit<ToolRunUpdate, 'runId'> = {};
+    try {
+      const outcome = await caller.call({ server, tool }, args, {
+        origin: 'person',
+        controller,
+        onProgress: (progress) => update({ runId, ...Object.assign(live, { progress }) }),
+        onTask: (task) => update({ runId, ...Object.assign(live, { task }) }),
+      });
+      return resultOrThrow(outcome);
+    } finally {
+      running.delete(runId);
+    }
+  }
 }

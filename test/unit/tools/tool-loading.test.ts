@@ -70,7 +70,7 @@ describe('ToolLoading over the ToolCaller and the person\'s tool settings', () =
     home = await mkdtemp(join(tmpdir(), 'sb-loading-'));
     settings = new ToolSettings(home);
     const broker = new ApprovalBroker({ store: new ApprovalStore(approvalsFile(home)), settings: () => ({ rules: [], autoAllowReadOnly: false, serverApproval: () => 'ask' }), emit: () => {} });
-    const source = { tools: () => catalog, resolveTool: async () => files, callServerTool: async () => ({ content: [], truncatedChars: 0 }) };
+    const source = { tools: () => catalog, findTool: () => files, resolveTool: async () => files, callServerTool: async () => ({ content: [], truncatedChars: 0 }) };
     const caller = new ToolCaller({ source, broker });
     loading = new ToolLoading({ all: () => catalog, candidates: () => caller.modelTools(), settings });
   });

@@ -1,12 +1,12 @@
 /**
  * A call's outcome is handed back before its trace is completed (the result's size, the last step,
- * the export wait for the next turn of the event loop), and anything that reads traces, or stops
- * them, completes what is pending first: nobody sees a half-finished trace of a call that ended.
+ * the export wait to be completed with the other calls of the moment), and anything that reads traces,
+ * or stops them, completes what is pending first: nobody sees a half-finished trace of a call that ended.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallTrace } from '../../../src-preload/contract';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
-import { CallTraces, type TraceSink } from '../../../src-main/core/traces/call-traces';
+import { CallTraces, COMPLETE_AFTER_MS, type TraceSink } from '../../../src-main/core/traces/call-traces';
 import type { CallOutcome } from '../../../src-main/core/tools/tool-caller';
 
 const tool = { server: 'box', name: 'echo', qualifiedName: 'box__echo', enabled: true, inputSchema: { type: 'object' } } as CatalogTool;
@@ -29,16 +29,19 @@ function tracesWithSink() {
   return { traces, exported, call, later: (ms: number) => (now += ms) };
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 describe('completing a call trace', () => {
-  it('hands the outcome back first, then completes the trace on the next turn with the time the call ended', async () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('hands the outcome back first, then completes the trace soon after with the time the call ended', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const { exported, call, later } = tracesWithSink();
     const outcome = await call(40);
     expect(outcome).toBe(done);
     expect(exported).toHaveLength(0);
     later(500); // time passing before completion does not count in the call's duration
-    await nextTurn();
+    await vi.advanceTimersByTimeAsync(COMPLETE_AFTER_MS - 1);
+    expect(exported).toHaveLength(0);
+    await vi.advanceTimersByTimeAsync(1);
     expect(exported).toHaveLength(1);
     const [trace] = exported;
     expect(trace).toMatchObject({ server: 'box', tool: 'echo', outcome: 'done', durationMs: 40 });
@@ -54,6 +57,17 @@ describe('completing a call trace', () => {
     await call(7);
     await traces.shutdown();
     expect(exported.map((t) => t.durationMs)).toEqual([5, 7]);
+  });
+
+  it('completes the calls of a busy moment together, and at once when many wait', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const { exported, call } = tracesWithSink();
+    for (let i = 0; i < 3; i++) await call(1);
+    await vi.advanceTimersByTimeAsync(COMPLETE_AFTER_MS);
+    expect(exported).toHaveLength(3);
+    for (let i = 0; i < 256; i++) await call(1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(exported).toHaveLength(3 + 256);
   });
 
   it('gives each trace its own id within the process', async () => {
