@@ -1,6 +1,6 @@
 /** Chat, approvals and conversations: types, invokes and events. */
 import { z } from 'zod';
-import { empty, out, type Diagnosis } from './common';
+import { empty, out, toolArguments, type Diagnosis } from './common';
 import type { CallProgress, TaskView } from './tasks';
 import type { CallOrigin, ToolResult } from './tools';
 import { IMAGE_MIME_TYPES, MAX_ATTACHMENTS, IMAGE_CHUNK_BYTES } from './values';
@@ -346,7 +346,7 @@ export const chatInvokes = {
       .object({
         id: approvalId,
         decision: z.enum([...toolDecisions, ...elicitationDecisions, ...samplingDecisions]),
-        editedArgs: z.record(z.string(), z.unknown()).optional(),
+        editedArgs: toolArguments.optional(),
         content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
         editedMessages: z.array(z.object({ role: z.enum(['user', 'assistant']), text: z.string().max(200_000) }).strict()).max(200).optional(),
         /** A sampling completion as the person edited it before it goes back to the server. */

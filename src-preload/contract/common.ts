@@ -36,6 +36,15 @@ export const out = <T>() => undefined as unknown as T;
 
 export const empty = z.object({}).strict();
 
+/**
+ * A tool's arguments: an object of named values, taken as it came. JSON and IPC only ever give
+ * string keys, so a record schema's copy key by key checked nothing more (and was the dearest step of
+ * parsing a tool call); the tool's own input schema checks the values.
+ */
+export const toolArguments = z.custom<Record<string, unknown>>((value) => value !== null && typeof value === 'object' && !Array.isArray(value), {
+  error: (issue) => `expected an object of named arguments, received ${issue.input === null ? 'null' : Array.isArray(issue.input) ? 'array' : typeof issue.input}`,
+});
+
 export const serverName = z
   .string()
   .min(1, 'server name is empty')

@@ -1,6 +1,6 @@
 /** Running one tool by hand from the tools panel: the invoke and the result it returns. */
 import { z } from 'zod';
-import { out, serverName } from './common';
+import { out, serverName, toolArguments } from './common';
 import type { CallProgress, TaskView } from './tasks';
 import type { ToolResult } from './tools';
 
@@ -19,7 +19,7 @@ export const toolCallInput = z
   .object({
     server: serverName,
     tool: z.string().min(1, 'tool name is empty').max(200, 'tool name is over 200 characters'),
-    args: z.record(z.string(), z.unknown()),
+    args: toolArguments,
   })
   .strict();
 

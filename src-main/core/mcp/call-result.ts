@@ -11,6 +11,8 @@ export const DEFAULT_TEXT_CAP = 100_000;
  */
 export function capCallResult(raw: CompatibilityCallToolResult, textCap = DEFAULT_TEXT_CAP): ToolResult {
   const result: CallToolResult = 'content' in raw && Array.isArray(raw.content) ? (raw as CallToolResult) : { content: [{ type: 'text', text: stringify(raw.toolResult) }] };
+  // Most results fit: then nothing is rebuilt.
+  if (result.content.every((part) => textLength(part) <= textCap)) return { ...result, truncatedChars: 0 };
   let truncatedChars = 0;
   const capPart = (part: ContentBlock): ContentBlock => {
     if (part.type === 'text') {
@@ -38,6 +40,11 @@ export function capText(text: string, cap: number): { text: string; cut: number 
   const cut = text.length - head - tail;
   const marker = `\n\n[… ${cut.toLocaleString('en-US')} of ${text.length.toLocaleString('en-US')} characters cut from the middle of this result; narrow the request (a smaller range, a filter, a page) to see them …]\n\n`;
   return { text: text.slice(0, head) + marker + text.slice(text.length - tail), cut };
+}
+
+function textLength(part: ContentBlock): number {
+  if (part.type === 'text') return part.text.length;
+  return part.type === 'resource' && 'text' in part.resource ? part.resource.text.length : 0;
 }
 
 function stringify(value: unknown): string {

@@ -108,7 +108,7 @@ describe('runTool', () => {
   it('refuses a malformed payload at the contract', async () => {
     expect(await dispatch(core.handlers, 'runTool', { server: 'box', tool: 'echo', args: [] })).toEqual({
       ok: false,
-      error: { code: 'invalid_input', message: 'runTool: invalid payload at "args": Invalid input: expected record, received array' },
+      error: { code: 'invalid_input', message: 'runTool: invalid payload at "args": expected an object of named arguments, received array' },
     });
   });
 

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallTrace } from '../../../src-preload/contract';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
-import { CallTraces, COMPLETE_AFTER_MS, type TraceSink } from '../../../src-main/core/traces/call-traces';
+import { CallTraces, COMPLETE_AFTER_MS, COMPLETE_AT, type TraceSink } from '../../../src-main/core/traces/call-traces';
 import type { CallOutcome } from '../../../src-main/core/tools/tool-caller';
 
 const tool = { server: 'box', name: 'echo', qualifiedName: 'box__echo', enabled: true, inputSchema: { type: 'object' } } as CatalogTool;
@@ -38,7 +38,7 @@ describe('completing a call trace', () => {
     const outcome = await call(40);
     expect(outcome).toBe(done);
     expect(exported).toHaveLength(0);
-    later(500); // time passing before completion does not count in the call's duration
+    later(COMPLETE_AFTER_MS); // time passing before completion does not count in the call's duration
     await vi.advanceTimersByTimeAsync(COMPLETE_AFTER_MS - 1);
     expect(exported).toHaveLength(0);
     await vi.advanceTimersByTimeAsync(1);
@@ -65,9 +65,9 @@ describe('completing a call trace', () => {
     for (let i = 0; i < 3; i++) await call(1);
     await vi.advanceTimersByTimeAsync(COMPLETE_AFTER_MS);
     expect(exported).toHaveLength(3);
-    for (let i = 0; i < 256; i++) await call(1);
+    for (let i = 0; i < COMPLETE_AT; i++) await call(1);
     await vi.advanceTimersByTimeAsync(0);
-    expect(exported).toHaveLength(3 + 256);
+    expect(exported).toHaveLength(3 + COMPLETE_AT);
   });
 
   it('gives each trace its own id within the process', async () => {
