@@ -40,7 +40,7 @@ const benches: Bench[] = [
     run: () => warmStart([1, 10, 50], (n) => (n === 50 ? 3 : 5), (n) => (n === 50 ? 1 : 3)),
   },
   { id: 'start-usable', title: 'start to usable in web mode', unit: 'ms', target: { kind: 'absolute', max: 1000, unit: 'ms' }, run: () => startToUsable([10, 50], 3) },
-  { id: 'calls', title: '1,000 sequential tools/call', unit: 'ms', target: { kind: 'ratio', max: 1.1 }, run: () => toolCalls(15) },
+  { id: 'calls', title: '1,000 sequential tools/call', unit: 'ms', target: { kind: 'ratio', max: 1.1 }, run: () => toolCalls(30) },
   { id: 'tool-tokens', title: 'tool tokens per turn, 2,000 tools', unit: 'tokens', target: { kind: 'ratio', max: 0.1 }, run: () => toolTokens() },
   { id: 'search', title: 'tool search quality', unit: '', target: { kind: 'minimum', min: 0.95, unit: '' }, run: () => toolSearchQuality() },
   { id: 'catalog-build', title: 'catalog build, 2,000 tools', unit: 'ms', target: { kind: 'absolute', max: 50, unit: 'ms' }, run: () => catalogBuild(15) },
