@@ -40,15 +40,16 @@ function textOf(content: unknown): string | undefined {
  * process (stdio); both Switchboard sides use the core's. The bridge's floor calls the core's server
  * process too, through the core's own SDK Client: two server processes can differ by more than the
  * 15% being judged (measured 2026-11-24: a bare WebSocket + Client.callTool read 301 vs 396 µs a call
- * and 378 vs 544 µs against the two), so the floor holds the server fixed and differs from the bridge
- * only by Switchboard's code.
+ * and 378 vs 544 µs against the two), so the floor holds the server fixed. It also moves what the
+ * bridge must move (the call named in JSON, read on arrival; the answer in the same envelope), so it
+ * differs from the bridge only by Switchboard's code; the bare floor of earlier runs is a reported row.
  */
 export async function toolCalls(runs: number): Promise<Figure[]> {
   let raw: Client | undefined;
   const running = await startCore('calls', { everything: everything() });
   let host: Awaited<ReturnType<typeof startWebHost>> | undefined;
   let browserSide: ChildProcess | undefined;
-  let floorServer: WebSocketServer | undefined;
+  const floorServers: WebSocketServer[] = [];
   try {
     const path = new CoreCallPath(running.core);
     const echoName = running.core.mcp.tools('everything').find((t) => t.name === 'echo')?.qualifiedName;
@@ -91,12 +92,25 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
     };
     // The bridge's physical floor between the same two processes: one bare WebSocket round trip
     // (no token, no contract, no dispatch) around a raw SDK Client.callTool to the same server
-    // process the bridge reaches (the core's own Client, fetched again after each reconnect).
+    // process the bridge reaches (the core's own Client, fetched again after each reconnect). The
+    // judged floor carries the call as the bridge must: the browser sends the bridge's invoke (server,
+    // tool, arguments), the floor reads it and calls what it names, and answers in the bridge's
+    // envelope. The bare floor sends a counter and answers with the result alone (reported).
     let floorClient: Client | undefined;
-    floorServer = new WebSocketServer({ host: '127.0.0.1', port: 0 });
-    const floorWss = floorServer;
-    await new Promise<void>((resolve) => floorWss.once('listening', () => resolve()));
+    const floorWss = await listeningWebSocketServer();
+    floorServers.push(floorWss);
     floorWss.on('connection', (socket) => {
+      socket.on('message', (data: Buffer) => {
+        const invoke = JSON.parse(data.toString()) as { id: number; payload: { tool: string; args: Record<string, unknown> } };
+        floorClient!.callTool({ name: invoke.payload.tool, arguments: invoke.payload.args }).then(
+          (value) => socket.send(JSON.stringify({ type: 'result', id: invoke.id, result: { ok: true, value } })),
+          (error: unknown) => socket.send(JSON.stringify({ type: 'result', id: invoke.id, result: { ok: false, error: String(error) } })),
+        );
+      });
+    });
+    const bareWss = await listeningWebSocketServer();
+    floorServers.push(bareWss);
+    bareWss.on('connection', (socket) => {
       socket.on('message', () => {
         floorClient!.callTool({ name: 'echo', arguments: ECHO_ARGS }).then(
           (result) => socket.send(JSON.stringify(result)),
@@ -104,15 +118,17 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
         );
       });
     });
-    const floorReady = await ask({ floor: { url: `ws://127.0.0.1:${(floorWss.address() as { port: number }).port}`, expect: ECHO_TEXT } });
-    if (floorReady.error) throw new Error(`the floor WebSocket did not open: ${floorReady.error}`);
-    const floorBlock = async (count: number, cpu: CpuTally): Promise<number> => {
+    for (const [name, wss, carries] of [['floor', floorWss, true], ['bareFloor', bareWss, false]] as const) {
+      const ready = await ask({ floor: { name, url: `ws://127.0.0.1:${(wss.address() as { port: number }).port}`, expect: ECHO_TEXT, carries } });
+      if (ready.error) throw new Error(`the ${name} WebSocket did not open: ${ready.error}`);
+    }
+    const floorBlock = async (count: number, cpu: CpuTally, name: 'floor' | 'bareFloor' = 'floor'): Promise<number> => {
       const cpuStart = process.cpuUsage();
-      const reply = await ask({ runFloor: count });
+      const reply = await ask({ runFloor: count, name });
       const used = process.cpuUsage(cpuStart);
-      cpu.floor = (cpu.floor ?? 0) + (used.user + used.system) / 1000;
-      cpu.floorBrowser = (cpu.floorBrowser ?? 0) + (reply.cpuMs ?? 0);
-      if (reply.error !== undefined || reply.ms === undefined) throw new Error(reply.error ?? 'the floor client sent no time');
+      cpu[name] = (cpu[name] ?? 0) + (used.user + used.system) / 1000;
+      cpu[`${name}Browser`] = (cpu[`${name}Browser`] ?? 0) + (reply.cpuMs ?? 0);
+      if (reply.error !== undefined || reply.ms === undefined) throw new Error(reply.error ?? `the ${name} client sent no time`);
       return reply.ms;
     };
 
@@ -121,7 +137,7 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
     // decide a 10% figure for the whole run.
     const block = CALLS / BLOCKS;
     const cpu: CpuTally = {};
-    const times: Record<'raw' | 'core' | 'rawForWs' | 'ws' | 'floor' | 'wsForFloor', number[]> = { raw: [], core: [], rawForWs: [], ws: [], floor: [], wsForFloor: [] };
+    const times: Record<'raw' | 'core' | 'rawForWs' | 'ws' | 'floor' | 'wsForFloor' | 'bareFloor' | 'wsForBare', number[]> = { raw: [], core: [], rawForWs: [], ws: [], floor: [], wsForFloor: [], bareFloor: [], wsForBare: [] };
     for (let run = 0; run < runs; run++) {
       await raw?.close();
       // Both servers start together, so neither is the older process when the clock runs.
@@ -130,7 +146,13 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
       if (state?.kind !== 'connected') throw new Error(`the core's server did not reconnect: ${state?.kind}`);
       floorClient = await path.sdkClient('everything');
       const warmCpu: CpuTally = {};
-      const warmups = [() => sequential(WARMUP, rawCall, warmCpu, 'warm-up'), () => sequential(WARMUP, coreCall, warmCpu, 'warm-up'), () => wsBlock(WARMUP, warmCpu), () => floorBlock(WARMUP, warmCpu)];
+      const warmups = [
+        () => sequential(WARMUP, rawCall, warmCpu, 'warm-up'),
+        () => sequential(WARMUP, coreCall, warmCpu, 'warm-up'),
+        () => wsBlock(WARMUP, warmCpu),
+        () => floorBlock(WARMUP, warmCpu),
+        () => floorBlock(WARMUP, warmCpu, 'bareFloor'),
+      ];
       for (const warm of run % 2 === 0 ? warmups : warmups.reverse()) await warm();
       // Each figure takes turns with the raw SDK on its own: a third side in the same rotation
       // (another process waking between blocks) would shift one side's blocks more than the other's.
@@ -149,6 +171,11 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
           const one = await interleaveBlocks(1, BLOCKS, { floor: () => floorBlock(block, cpu), ws: () => wsBlock(block, cpu, 'wsForFloor') });
           times.floor.push(...one.floor);
           times.wsForFloor.push(...one.ws);
+        },
+        async () => {
+          const one = await interleaveBlocks(1, BLOCKS, { floor: () => floorBlock(block, cpu, 'bareFloor'), ws: () => wsBlock(block, cpu, 'wsForBare') });
+          times.bareFloor.push(...one.floor);
+          times.wsForBare.push(...one.ws);
         },
       ];
       for (const pair of run % 2 === 0 ? pairs : pairs.reverse()) await pair();
@@ -186,9 +213,21 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
         title: `${CALLS.toLocaleString('en-US')} sequential tools/call (echo): web-mode bridge vs its physical floor`,
         unit: 'ms',
         target: { kind: 'ratio', max: 1.15 },
-        raw: { stats: summarize(times.floor), work: `the same two processes: bare WebSocket round trip + the core's own SDK Client.callTool echo to the same server process ×${CALLS}` },
+        raw: {
+          stats: summarize(times.floor),
+          work: `the same two processes: a bare WebSocket round trip carrying the bridge's invoke (JSON in, read; the result back in the bridge's envelope) + the core's own SDK Client.callTool of the tool it names, to the same server process ×${CALLS}`,
+        },
         switchboard: { stats: summarize(times.wsForFloor), work: `the bridge as in the row above ×${CALLS}` },
         note: `${paired(times.wsForFloor, times.floor)}; main-process CPU per run: bridge ${perRun('wsForFloor').toFixed(0)} ms, floor ${perRun('floor').toFixed(0)} ms (ratio ${(perRun('wsForFloor') / perRun('floor')).toFixed(2)}); browser-side process CPU per run: bridge ${perRun('wsForFloorBrowser').toFixed(0)} ms, floor ${perRun('floorBrowser').toFixed(0)} ms`,
+      }),
+      judge({
+        id: 'calls-ws-bare-floor-1000',
+        title: `${CALLS.toLocaleString('en-US')} sequential tools/call (echo): web-mode bridge vs a bare floor that carries no call`,
+        unit: 'ms',
+        target: { kind: 'report' },
+        raw: { stats: summarize(times.bareFloor), work: `the same two processes: a WebSocket round trip of a counter (nothing read) + Client.callTool of a fixed echo, answered with the bare result ×${CALLS}` },
+        switchboard: { stats: summarize(times.wsForBare), work: `the bridge as in the row above ×${CALLS}` },
+        note: `${paired(times.wsForBare, times.bareFloor)}; the judged floor until 2026-11-26; main-process CPU per run: bridge ${perRun('wsForBare').toFixed(0)} ms, bare floor ${perRun('bareFloor').toFixed(0)} ms`,
       }),
     ];
   } finally {
@@ -198,8 +237,14 @@ export async function toolCalls(runs: number): Promise<Figure[]> {
       await exited;
     }
     await host?.close();
-    await new Promise<void>((resolve) => (floorServer ? floorServer.close(() => resolve()) : resolve()));
+    await Promise.all(floorServers.map((wss) => new Promise<void>((resolve) => wss.close(() => resolve()))));
     await raw?.close().catch(() => {});
     await running.stop();
   }
+}
+
+async function listeningWebSocketServer(): Promise<WebSocketServer> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => wss.once('listening', () => resolve()));
+  return wss;
 }
