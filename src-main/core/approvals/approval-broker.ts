@@ -46,6 +46,8 @@ export type ToolCallVerdict =
   | { kind: 'run'; args: Record<string, unknown>; by: 'user' | 'policy'; because: string }
   | { kind: 'deny'; by: 'user' | 'policy'; because: string; reason?: string }
   | { kind: 'cancelled' };
+/** A verdict the policy reaches alone, with no one asked. */
+export type PolicyDecision = Extract<ToolCallVerdict, { kind: 'run' | 'deny' }>;
 
 export type ElicitationVerdict = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
 export type SamplingVerdict = { kind: 'approve'; messages: SamplingMessageView[] } | { kind: 'decline'; reason?: string } | { kind: 'timed_out' } | { kind: 'cancelled' };
@@ -123,13 +125,17 @@ export class ApprovalBroker {
     return decide(tool, this.deps.store.lookup(tool), this.deps.settings());
   }
 
+  /** The policy's own answer when it needs nobody (allow or deny); undefined when a person must answer. */
+  decidedByPolicy(tool: CatalogTool, args: Record<string, unknown>): PolicyDecision | undefined {
+    const verdict = this.policyVerdict(tool);
+    return verdict.kind === 'ask' ? undefined : settledByPolicy(verdict, args);
+  }
+
   /** Policy first; when it says ask, the call waits here for the user's answer or the signal. */
   async requestToolCall(input: ToolCallInput): Promise<ToolCallVerdict> {
     const { tool } = input;
     const verdict = this.policyVerdict(tool);
-    // Decided on the spot: nobody could change the arguments between asking and running, so no copy.
-    if (verdict.kind === 'allow') return { kind: 'run', args: input.args, by: 'policy', because: verdict.because };
-    if (verdict.kind === 'deny') return { kind: 'deny', by: 'policy', because: verdict.because };
+    if (verdict.kind !== 'ask') return settledByPolicy(verdict, input.args);
     const request: ToolCallApprovalRequest = {
       kind: 'tool_call',
       id: this.newId(),
@@ -343,6 +349,11 @@ function describeAllow(decision: Exclude<(typeof toolDecisions)[number], 'deny'>
     default:
       return decision satisfies never;
   }
+}
+
+/** Decided on the spot: nobody could change the arguments between asking and running, so no copy. */
+function settledByPolicy(verdict: Exclude<PolicyVerdict, { kind: 'ask' }>, args: Record<string, unknown>): PolicyDecision {
+  return verdict.kind === 'allow' ? { kind: 'run', args, by: 'policy', because: verdict.because } : { kind: 'deny', by: 'policy', because: verdict.because };
 }
 
 const editedArguments = (tool: CatalogTool) => `edited arguments for "${tool.qualifiedName}"`;

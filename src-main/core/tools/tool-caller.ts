@@ -42,7 +42,7 @@ export class ToolCaller {
   private listedFrom: CatalogTool[] | undefined;
   private forModel: CatalogTool[] = [];
 
-  constructor(private readonly deps: { source: ToolSource; broker: Pick<ApprovalBroker, 'requestToolCall' | 'policyVerdict'>; traces?: Pick<CallTraces, 'record'> }) {}
+  constructor(private readonly deps: { source: ToolSource; broker: Pick<ApprovalBroker, 'requestToolCall' | 'decidedByPolicy'>; traces?: Pick<CallTraces, 'record'> }) {}
 
   /** The tools offered to a model: enabled, and not marked app-only (MCP Apps visibility). Rebuilt only when the catalog changes. */
   modelTools(): CatalogTool[] {
@@ -115,11 +115,9 @@ export class ToolCaller {
    * the command is consent, so only a deny refuses.
    */
   private policyFirst(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): ToolCallVerdict | undefined {
-    const policy = this.deps.broker.policyVerdict(tool);
-    if (policy.kind === 'deny') return { kind: 'deny', by: 'policy', because: policy.because };
-    if (request.origin === 'cli') return { kind: 'run', args, by: 'user', because: policy.kind === 'allow' ? policy.because : CLI_CONSENT };
-    if (policy.kind === 'allow') return { kind: 'run', args, by: 'policy', because: policy.because };
-    return undefined;
+    const decided = this.deps.broker.decidedByPolicy(tool, args);
+    if (request.origin !== 'cli' || decided?.kind === 'deny') return decided;
+    return { kind: 'run', args, by: 'user', because: decided?.because ?? CLI_CONSENT };
   }
 
   private askPerson(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): Promise<ToolCallVerdict> {
