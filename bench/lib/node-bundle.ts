@@ -20,7 +20,7 @@ export async function buildNodeBundle(inputs: Record<string, string>, outDir: st
       ssr: true,
       outDir,
       emptyOutDir: true,
-      target: 'node20',
+      target: 'node22',
       minify: false,
       // Chunks sit next to the entries, so code that finds the repo from its own file's place works from any of them.
       rollupOptions: { input: inputs, output: { format: 'es', entryFileNames: '[name].mjs', chunkFileNames: '[name]-[hash].mjs', ...MAIN_OUTPUT } },

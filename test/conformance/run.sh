@@ -7,10 +7,14 @@
 # only those, on the first runner. The runners need Node >= 22: the npm registry's node@22 package.
 set -u
 cd "$(dirname "$0")/../.."
-NODE22=.cache/node22/node_modules/.bin/node
-if [ ! -x "$NODE22" ]; then
-  mkdir -p .cache/node22
-  (cd .cache/node22 && npm init -y >/dev/null && npm install --no-audit --no-fund node@22 >/dev/null) || { echo "conformance: could not fetch node@22 from the npm registry" >&2; exit 2; }
+# The project's own Node (>= 22.12) runs the runners; an older one falls back to the registry's node@22.
+NODE22=node
+if ! node -e 'process.exit(+process.versions.node.split(".")[0] >= 22 ? 0 : 1)' 2>/dev/null; then
+  NODE22=.cache/node22/node_modules/.bin/node
+  if [ ! -x "$NODE22" ]; then
+    mkdir -p .cache/node22
+    (cd .cache/node22 && npm init -y >/dev/null && npm install --no-audit --no-fund node@22 >/dev/null) || { echo "conformance: could not fetch node@22 from the npm registry" >&2; exit 2; }
+  fi
 fi
 STABLE=node_modules/@modelcontextprotocol/conformance/dist/index.js
 DRAFT_VERSION=0.2.0-alpha.12
