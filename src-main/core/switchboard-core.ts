@@ -90,7 +90,7 @@ export class SwitchboardCore {
   /** The curated catalog and the MCP Registry. */
   readonly servers: ServerInstaller;
   /** ${cmd:…} values, read once per session (SECURITY S4). */
-  private readonly commandSecrets: CommandSecrets;
+  private readonly commandSecrets: Pick<CommandSecrets, 'read'>;
   /** Install links the desktop shell (or web mode's command line) was handed, until the window takes them. */
   readonly installLinks = new InstallLinkInbox(() => this.events.emit('installLinkOffered', {}));
 
@@ -105,7 +105,7 @@ export class SwitchboardCore {
     this.deps = deps;
     const loginPath = deps.mcp?.loginPath ?? savedLoginPath({ file: loginPathFile(deps.home) });
     const launchGate = deps.holdServersForWindowMs === undefined ? undefined : this.windowGate(deps.holdServersForWindowMs);
-    this.commandSecrets = new CommandSecrets({ loginPath });
+    this.commandSecrets = this.scrubber.watchCommands(new CommandSecrets({ loginPath }));
     this.log = new RecentLog(deps.logger, this.scrubber);
     this.appearance = new AppearanceSettings(appearanceFile(deps.home), this.log);
     this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));

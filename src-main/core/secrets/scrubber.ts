@@ -1,7 +1,7 @@
 /**
  * The one scrubber (SECURITY S7). Every secret value the process resolves is handed to it: each keychain
  * value read or written through the core's vault (`${secret:…}`, provider keys, OAuth tokens, PKCE
- * verifiers), and every value of a secret-like field in a server's expanded config (`*_TOKEN`, `*_KEY`,
+ * verifiers), each `${cmd:…}` value, and every value of a secret-like field in a server's expanded config (`*_TOKEN`, `*_KEY`,
  * `*PASSWORD*` env, Authorization and other credential headers, a URL's password and secret-like query,
  * the value after a --token-like flag). The output edges — the logger, the event hub, the dispatch
  * answer, the CLI's print and the diagnostics bundle — pass everything through it, so a message
@@ -12,6 +12,7 @@
  * such a value is still replaced where it sits under a secret-like name in a logged field.
  */
 import type { SecretVault } from '../ports';
+import type { CommandSecrets } from './command-secrets';
 
 export const SCRUBBED = '[redacted]';
 export const MIN_SECRET_LENGTH = 6;
@@ -108,6 +109,17 @@ export class Scrubber {
       },
       delete: (name) => vault.delete(name),
       list: () => vault.list(),
+    };
+  }
+
+  /** A `${cmd:…}` reader whose every value is known from then on (a password manager's output is a secret). */
+  watchCommands(commands: Pick<CommandSecrets, 'read'>): Pick<CommandSecrets, 'read'> {
+    return {
+      read: async (text) => {
+        const value = await commands.read(text);
+        this.remember(value);
+        return value;
+      },
     };
   }
 

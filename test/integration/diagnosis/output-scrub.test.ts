@@ -1,6 +1,6 @@
 /**
- * SECURITY S7 through the real paths: a `${secret:…}` expanded into a remote URL that cannot connect,
- * and a server whose stderr echoes a literal token from its env. The raw state holds the secret (the
+ * SECURITY S7 through the real paths: a `${secret:…}` and a `${cmd:…}` expanded into a remote URL
+ * that fails, and a server whose stderr echoes a literal token from its env. The raw state holds the secret (the
  * leak is real); the log sink and the kept log lines, every event, the dispatch answers and the CLI's
  * status and doctor output do not.
  */
@@ -22,6 +22,8 @@ const skipReason = hasKeychain ? '' : ' [skipped: SWITCHBOARD_TEST_KEYCHAIN is u
 
 const URL_SECRET = `urlsecret${randomBytes(8).toString('hex')}`;
 const ENV_TOKEN = `envtoken${randomBytes(8).toString('hex')}`;
+const CMD_SECRET = `cmdsecret${randomBytes(8).toString('hex')}`;
+const SECRETS = { 'URL secret': URL_SECRET, 'env token': ENV_TOKEN, 'command secret': CMD_SECRET };
 
 /** A server that fails every request with a 500: the failure reason then names the URL it was asked at. */
 async function failingServer(): Promise<{ server: Server; port: number }> {
@@ -56,6 +58,7 @@ describe.skipIf(!hasKeychain)(`secrets at the output edges (S7)${skipReason}`, {
     const echoToken = "process.stderr.write('starting with token ' + process.env.SERVICE_TOKEN + '\\n'); process.exit(1)";
     const servers = {
       remote: { url: `http://127.0.0.1:${port}/mcp/\${secret:path-token}`, timeout: 5 },
+      fromCommand: { url: `http://127.0.0.1:${port}/mcp/\${cmd:printf ${CMD_SECRET}}`, timeout: 5 },
       echo: { command: process.execPath, args: ['-e', echoToken], env: { SERVICE_TOKEN: ENV_TOKEN } },
     };
     await writeFile(join(home, 'servers.json'), JSON.stringify({ servers }));
@@ -65,6 +68,7 @@ describe.skipIf(!hasKeychain)(`secrets at the output edges (S7)${skipReason}`, {
     core.events.subscribe((name, payload) => events.push(`${name} ${JSON.stringify(payload)}`));
     await core.start();
     await waitForState(core.mcp, 'remote', (s) => s.reason.startsWith('HTTP 500'));
+    await waitForState(core.mcp, 'fromCommand', (s) => s.reason.startsWith('HTTP 500'));
     await waitForState(core.mcp, 'echo', (s) => s.kind === 'error');
   });
 
@@ -76,12 +80,14 @@ describe.skipIf(!hasKeychain)(`secrets at the output edges (S7)${skipReason}`, {
     await rm(home, { recursive: true, force: true });
   });
 
-  it('the raw state really holds both secrets: the failure reason and the stderr tail', () => {
+  it('the raw state really holds the secrets: the failure reasons and the stderr tail', () => {
     expect(core.mcp.status('remote')!.state.reason).toContain(URL_SECRET);
+    expect(core.mcp.status('fromCommand')!.state.reason).toContain(CMD_SECRET);
     expect(core.mcp.logs('echo').join('\n')).toContain(ENV_TOKEN);
   });
 
   it('keeps a secret expanded into a URL out of serversChanged, the answers, the log sink and the kept log lines', async () => {
+    core.log.info('a careless line naming a URL', { url: core.mcp.status('fromCommand')!.state.reason });
     core.log.warn('a careless line', { url: `http://x/${URL_SECRET}`, headers: { Authorization: 'Bearer short' } });
     const listed = await dispatch(core.handlers, 'listServers', {});
     const logs = await dispatch(core.handlers, 'serverLogs', { name: 'echo' });
@@ -89,21 +95,19 @@ describe.skipIf(!hasKeychain)(`secrets at the output edges (S7)${skipReason}`, {
     const outputs = { events: events.join('\n'), listed: JSON.stringify(listed), logs: JSON.stringify(logs), sink: sunk.join('\n'), kept: core.log.lines().join('\n') };
     expect(events.some((e) => e.startsWith('serversChanged ') && e.includes('[redacted]'))).toBe(true);
     for (const [edge, text] of Object.entries(outputs)) {
-      expect(text.includes(URL_SECRET), `URL secret in ${edge}`).toBe(false);
-      expect(text.includes(ENV_TOKEN), `env token in ${edge}`).toBe(false);
+      for (const [what, secret] of Object.entries(SECRETS)) expect(text.includes(secret), `${what} in ${edge}`).toBe(false);
     }
     expect(outputs.sink).toContain('{"url":"http://x/[redacted]","headers":{"Authorization":"[redacted]"}}');
     expect(outputs.logs).toContain('starting with token [redacted]');
   });
 
-  it('keeps both out of switchboard status, status --json and doctor', async () => {
+  it('keeps them out of switchboard status, status --json and doctor', async () => {
     await core.stop();
     for (const args of [['status'], ['status', '--json'], ['doctor']]) {
       const { code, stdout, stderr } = await runCli(home, ...args);
       expect(code, `${args.join(' ')}: ${stderr}`).toBe(1);
       const printed = stdout + stderr;
-      expect(printed.includes(URL_SECRET), `URL secret in ${args.join(' ')}`).toBe(false);
-      expect(printed.includes(ENV_TOKEN), `env token in ${args.join(' ')}`).toBe(false);
+      for (const [what, secret] of Object.entries(SECRETS)) expect(printed.includes(secret), `${what} in ${args.join(' ')}`).toBe(false);
       expect(printed).toContain('starting with token [redacted]');
     }
   });
