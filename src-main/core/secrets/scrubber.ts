@@ -1,11 +1,11 @@
 /**
  * The one scrubber (SECURITY S7). Every secret value the process resolves is handed to it: each keychain
  * value read or written through the core's vault (`${secret:…}`, provider keys, OAuth tokens, PKCE
- * verifiers), each `${cmd:…}` value, and every value of a secret-like field in a server's expanded config (`*_TOKEN`, `*_KEY`,
- * `*PASSWORD*` env, Authorization and other credential headers, a URL's password and secret-like query,
- * the value after a --token-like flag). The output edges — the logger, the event hub, the dispatch
- * answer, the CLI's print and the diagnostics bundle — pass everything through it, so a message
- * written later cannot forget it, and a server's stderr echoing its token is covered too.
+ * verifiers), each `${cmd:…}` value, and every env and header value under a secret-like name in a
+ * server's expanded config (`*_TOKEN`, `*_KEY`, `*PASSWORD*`, Authorization and other credential
+ * headers). The output edges — the logger, the event hub, the dispatch answer, the CLI's print and the
+ * diagnostics bundle — pass everything through it, so a message written later cannot forget it, and a
+ * server's stderr echoing its token is covered too.
  *
  * Short values: a value under MIN_SECRET_LENGTH characters is not looked for in text. Replacing "1",
  * "true" or "admin" everywhere would garble every line and hide nothing a reader could not guess;
@@ -55,21 +55,17 @@ export function secretArgs(args: readonly string[]): Map<number, string> {
   return found;
 }
 
-/** What the scrubber reads of a server's config: the fields that carry credentials. */
-export type ConfigFields = { kind: 'stdio'; args: string[]; env: Record<string, string> } | { kind: 'remote'; url: string; headers: Record<string, string> };
+/** What the scrubber reads of a server's config: the maps that carry credentials. */
+export type ConfigFields = { kind: 'stdio'; env: Record<string, string> } | { kind: 'remote'; headers: Record<string, string> };
 
-/** The credential values of a config: secret-like env and headers, the URL's password and secret-like query, --token-like arguments. */
+/**
+ * The credential values of a config: env and headers under secret-like names. Not its URL or arguments:
+ * the server editor shows those as the person wrote them, and a value scrubbed there would be saved back
+ * as the marker (env and header values reach the editor masked, and come back as "unchanged").
+ */
 export function configSecrets(config: ConfigFields): string[] {
-  if (config.kind === 'stdio') {
-    return [...Object.entries(config.env).flatMap(([name, value]) => (isSecretName(name) ? [value] : [])), ...secretArgs(config.args).values()];
-  }
-  const found = Object.entries(config.headers).flatMap(([name, value]) => (isSecretName(name) ? [value] : []));
-  if (URL.canParse(config.url)) {
-    const url = new URL(config.url);
-    if (url.password) found.push(decodeURIComponent(url.password));
-    for (const [name, value] of url.searchParams) if (isSecretName(name)) found.push(value);
-  }
-  return found;
+  const map = config.kind === 'stdio' ? config.env : config.headers;
+  return Object.entries(map).flatMap(([name, value]) => (isSecretName(name) ? [value] : []));
 }
 
 export class Scrubber {

@@ -47,20 +47,26 @@ describe('Scrubber', () => {
 
   it('learns the credential fields of an expanded config, and only those', () => {
     const scrubber = new Scrubber();
-    scrubber.rememberConfig({ kind: 'stdio', args: ['--port', '8080', '--token', 'arg-token-1'], env: { SERVICE_TOKEN: 'env-token-1', LOG_LEVEL: 'verbose-debug' } });
-    scrubber.rememberConfig({ kind: 'remote', url: 'https://u:url-pass-1@h.example/mcp?api_key=query-key-1&team=platform', headers: { Authorization: 'Bearer header-cred-1', 'X-Team': 'platform' } });
-    const text = 'arg-token-1 env-token-1 url-pass-1 query-key-1 header-cred-1 verbose-debug platform 8080';
-    expect(scrubber.text(text)).toBe(`${Array(5).fill(SCRUBBED).join(' ')} verbose-debug platform 8080`);
+    scrubber.rememberConfig({ kind: 'stdio', env: { SERVICE_TOKEN: 'env-token-1', LOG_LEVEL: 'verbose-debug' } });
+    scrubber.rememberConfig({ kind: 'remote', headers: { Authorization: 'Bearer header-cred-1', 'X-Team': 'platform' } });
+    expect(scrubber.text('env-token-1 header-cred-1 Bearer header-cred-1 verbose-debug platform')).toBe(`${SCRUBBED} ${SCRUBBED} ${SCRUBBED} verbose-debug platform`);
   });
 
-  it('reads the credential values of a config by name and position', () => {
+  it('does not learn a URL or arguments as written, which the server editor shows and saves back', () => {
+    const scrubber = new Scrubber();
+    const config = { kind: 'remote' as const, url: 'https://h.example/mcp?api_key=query-key-1', args: ['--token', 'arg-token-1'], headers: {} };
+    scrubber.rememberConfig(config);
+    expect(scrubber.value(config)).toEqual(config);
+  });
+
+  it('reads the credential values of a config by name, and of arguments by position', () => {
     expect(secretArgs(['-y', 'server', '--token', 't1', '--api-key=k1', '--port', '80', '--password'])).toEqual(
       new Map([
         [3, 't1'],
         [4, 'k1'],
       ]),
     );
-    expect(configSecrets({ kind: 'remote', url: 'not a url', headers: { Cookie: 'c=1', Accept: 'json' } })).toEqual(['c=1']);
+    expect(configSecrets({ kind: 'remote', headers: { Cookie: 'c=1', Accept: 'json' } })).toEqual(['c=1']);
   });
 
   it('scrubs a payload deeply without changing its shape; dates and bytes pass as they are', () => {
