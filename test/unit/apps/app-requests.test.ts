@@ -8,7 +8,8 @@ const parked = (cancel: CallCancel) =>
   new Promise<string>((_resolve, reject) => cancel.signal.addEventListener('abort', () => reject(cancel.signal.reason as Error)));
 
 describe('AppRequests (SECURITY U7)', () => {
-  it(`holds at most ${APP_PENDING_LIMIT} waiting requests per frame and refuses the next at once, naming the app`, async () => {
+  it('holds at most 8 waiting requests per frame and refuses the next at once, naming the app', async () => {
+    expect(APP_PENDING_LIMIT).toBe(8);
     const requests = new AppRequests();
     const waiting = Array.from({ length: APP_PENDING_LIMIT }, () => requests.run('frame-aaaa', 'hostile', parked));
     await expect(requests.run('frame-aaaa', 'hostile', parked)).rejects.toThrow(
