@@ -20,8 +20,8 @@ export function challengeScheme(header: string | null): string | undefined {
 /**
  * Whether a server that answered 401 offers OAuth: its challenge names resource metadata, it
  * publishes protected-resource metadata (RFC 9728), or (the 2025-03-26 rule) its origin publishes
- * authorization-server metadata or, without any, answers at the default authorization endpoint. When that cannot be told (the network failed), assume it does,
- * so the answer is never worse than "sign in".
+ * authorization-server metadata or, without any, answers at the default authorization endpoint.
+ * When that cannot be told (the network failed), assume it does, so the answer is never worse than "sign in".
  */
 export async function offersOAuth(serverUrl: string, fetchFn: FetchLike, resourceMetadataUrl?: string): Promise<boolean> {
   if (resourceMetadataUrl) return true;
