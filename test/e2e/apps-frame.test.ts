@@ -189,8 +189,10 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     await page.locator('#links').screenshot({ path: `${SHOTS}/link-asks.png` });
     // Nothing has opened while the person has not answered.
     expect(web.spawned).toEqual([]);
-    await asks.nth(1).getByRole('button', { name: 'Don’t open' }).click();
     await asks.nth(0).getByRole('button', { name: 'Open this link' }).click();
+    await expect.poll(() => asks.count(), { timeout: 10_000 }).toBe(1);
+    // The card's own "Deny all from this app" declines what is left.
+    await page.locator('#links [data-testid="app-pending"]').getByRole('button', { name: 'Deny all from this app' }).click();
     expect(JSON.parse(await messageOf('links'))).toEqual([{}, { isError: true }]);
     expect(web.spawned.map((s) => s.args.at(-1))).toEqual([leak]);
     expect(await page.locator('#links [data-testid="app-pending"]').count()).toBe(0);
