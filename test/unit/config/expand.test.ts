@@ -227,13 +227,13 @@ describe("VS Code's and Cursor's variables in a project's file", () => {
 describe('${secret:…} follows where the entry came from (SECURITY V1)', () => {
   const project = (path: string, origin: ConfigSource['origin']): ConfigSource => ({ path, origin, userWritten: false });
 
-  it.each([
+  // Without the test keychain these are skipped (run under bash test/with-keychain.sh).
+  it.skipIf(!keychain).each([
     ['a project .mcp.json', project('/work/repo/.mcp.json', 'project')],
     ["a project's .vscode/mcp.json", project('/work/repo/.vscode/mcp.json', 'vscode')],
     ["a project's .cursor/mcp.json", project('/work/repo/.cursor/mcp.json', 'cursor')],
     ["Claude Desktop's file", project('/home/u/.config/Claude/claude_desktop_config.json', 'claude-desktop')],
-  ])('refuses a keychain secret in %s, naming the server and the field, and gives out nothing', async (_what, from, ctx) => {
-    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+  ])('refuses a keychain secret in %s, naming the server and the field, and gives out nothing', async (_what, from) => {
     const checked = validateServerEntry('docs', { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${secret:GITHUB_TOKEN}' } }, from);
     if (!checked.ok) throw new Error(checked.message);
     const result = await expandServerConfig(checked.server, {}, vault);
@@ -244,10 +244,9 @@ describe('${secret:…} follows where the entry came from (SECURITY V1)', () => 
     expect(JSON.stringify(result)).not.toContain('ghp_secret');
   });
 
-  it.each(['oauth/tokens/0123abcd', 'oauth/client/0123abcd', 'anthropic-api-key', 'openai-api-key'])(
+  it.skipIf(!keychain).each(['oauth/tokens/0123abcd', 'oauth/client/0123abcd', 'anthropic-api-key', 'openai-api-key'])(
     "never reads Switchboard's own entry %s, even for the person's servers.json",
-    async (name, ctx) => {
-      if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    async (name) => {
       await vault.set(name, `internal-value-of-${name}`);
       const config = entry('gh', { command: 'gh-mcp', args: ['--x'], env: { LEAK: `\${secret:${name}}` } });
       const result = await expandServerConfig(config, {}, vault);
