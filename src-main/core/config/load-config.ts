@@ -55,6 +55,8 @@ export function projectSources(dir: string): ConfigSource[] {
   ];
 }
 
+const NONE_READ = /; no project folders were read$/;
+
 export const ownSource = (home: string): ConfigSource => ({ path: serversFile(home), origin: 'switchboard', userWritten: true });
 /** Servers installed from bundles: Switchboard writes the file, but the person approves each before it runs (P1). */
 export const bundleSource = (home: string): ConfigSource => ({ path: bundlesFile(home), origin: 'bundle', userWritten: false });
@@ -79,9 +81,10 @@ export async function loadConfig({ home, projectDirs, previous, settled = {} }: 
   if (dirs === undefined) {
     const list = await readProjects(home);
     loaded.files.push(projectsFile(home));
-    loaded.problems.push(...list.problems);
     // A list that cannot be read right now is not a list of nothing: the last good one stays (SECURITY S2).
-    dirs = list.problems.length > 0 && previous?.projectDirs ? previous.projectDirs : list.projects;
+    const keep = list.problems.length > 0 && previous?.projectDirs !== undefined && previous.projectDirs.length > 0;
+    loaded.problems.push(...list.problems.map((p) => (keep ? { ...p, message: p.message.replace(NONE_READ, '; the project folders read before stay in use') } : p)));
+    dirs = keep ? previous.projectDirs! : list.projects;
   }
   loaded.projectDirs = dirs;
   for (const dir of dirs) {
