@@ -8,6 +8,7 @@ import { dispatch } from '../../../src-main/core/dispatch';
 import { oauthKeys } from '../../../src-main/core/oauth/credential-store';
 import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
+import { stateOf, viewOf } from './core-steps';
 import { startEverything, stopChild } from '../../fixtures/servers/everything-http';
 
 /**
@@ -45,19 +46,19 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const find = (name: string) => core!.snapshot().servers.find((s) => s.name === name);
-function state(name: string, kind: ServerStateKind) {
-  const c = core!;
-  return new Promise<void>((done) => {
-    const check = () => {
-      if (find(name)?.state === kind) {
-        off();
-        done();
-      }
-    };
-    const off = c.events.subscribe(check);
-    check();
-  });
+const find = (name: string) => viewOf(core!, name);
+const state = (name: string, kind: ServerStateKind) => stateOf(core!, name, kind);
+
+/** servers.json with one remote server, signed in; the core started on it and the server connected. */
+async function startSignedIn(): Promise<{ file: string; text: string; keys: string[] }> {
+  const file = join(home, 'servers.json');
+  const text = JSON.stringify({ servers: { docs: { url: everything.url, transport: 'streamable-http' } } });
+  await writeFile(file, text);
+  const keys = await signedIn('docs');
+  core = new SwitchboardCore({ home, vault, opener: { open: async () => {} }, logger: quiet });
+  await core.start();
+  await state('docs', 'connected');
+  return { file, text, keys };
 }
 
 /** What a sign-in leaves in the keychain for `server` (its binding names its tokens). */
@@ -71,13 +72,7 @@ const held = (path: string) => `${path} reads as empty; its last servers stay in
 
 describe.skipIf(!keychain)('a servers.json in mid-write (SECURITY S2)', () => {
   it('keeps the servers and their credentials while an editor truncates, then rewrites the file', async () => {
-    const file = join(home, 'servers.json');
-    const text = JSON.stringify({ servers: { docs: { url: everything.url, transport: 'streamable-http' } } });
-    await writeFile(file, text);
-    const keys = await signedIn('docs');
-    core = new SwitchboardCore({ home, vault, opener: { open: async () => {} }, logger: quiet });
-    await core.start();
-    await state('docs', 'connected');
+    const { file, text, keys } = await startSignedIn();
 
     await writeFile(file, ''); // the editor's truncate…
     // …seen by the watcher: the server is held, not removed.
@@ -91,27 +86,17 @@ describe.skipIf(!keychain)('a servers.json in mid-write (SECURITY S2)', () => {
   });
 
   it('applies a file the person emptied once it stays empty, and only then deletes the credentials', async () => {
-    const file = join(home, 'servers.json');
-    await writeFile(file, JSON.stringify({ servers: { docs: { url: everything.url, transport: 'streamable-http' } } }));
-    const keys = await signedIn('docs');
-    core = new SwitchboardCore({ home, vault, opener: { open: async () => {} }, logger: quiet });
-    await core.start();
-    await state('docs', 'connected');
+    const { file, keys } = await startSignedIn();
 
     await writeFile(file, '');
     await expect.poll(() => find('docs'), { timeout: 15_000 }).toBeUndefined();
-    expect(core.snapshot().problems).toEqual([]);
+    expect(core!.snapshot().problems).toEqual([]);
     for (const key of keys) await expect.poll(() => vault.get(key)).toBeUndefined();
   });
 
   it("deletes them at once when the person removes the server through Switchboard", async () => {
-    const file = join(home, 'servers.json');
-    await writeFile(file, JSON.stringify({ servers: { docs: { url: everything.url, transport: 'streamable-http' } } }));
-    const keys = await signedIn('docs');
-    core = new SwitchboardCore({ home, vault, opener: { open: async () => {} }, logger: quiet });
-    await core.start();
-    await state('docs', 'connected');
-    expect(await dispatch(core.handlers, 'removeServer', { name: 'docs' })).toEqual({ ok: true, value: null });
+    const { keys } = await startSignedIn();
+    expect(await dispatch(core!.handlers, 'removeServer', { name: 'docs' })).toEqual({ ok: true, value: null });
     expect(find('docs')).toBeUndefined();
     for (const key of keys) expect(await vault.get(key)).toBeUndefined();
   });

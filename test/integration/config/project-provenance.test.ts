@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerStateKind, ToolListing } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
 import { oauthKeys } from '../../../src-main/core/oauth/credential-store';
 import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
+import { callHandler, hasTestKeychain, homeAndProject, quietLogger, TOOLBOX, putJson, stateOf } from './core-steps';
 import { startHttpFixture, type HttpFixture } from '../../fixtures/servers/http-fixture';
 
 /**
@@ -16,9 +15,8 @@ import { startHttpFixture, type HttpFixture } from '../../fixtures/servers/http-
  * real files under the real watcher, a real streamable HTTP server on loopback, real stdio servers, the real keychain.
  */
 
-const TOOLBOX = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/servers/toolbox.mjs');
-const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-const keychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
+const quiet = quietLogger;
+const keychain = hasTestKeychain;
 
 let root: string;
 let home: string;
@@ -28,11 +26,7 @@ let core: SwitchboardCore | undefined;
 let remote: HttpFixture | undefined;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'sb-provenance-'));
-  home = join(root, 'home');
-  proj = join(root, 'proj');
-  await mkdir(home, { recursive: true });
-  await mkdir(proj, { recursive: true });
+  ({ root, home, proj } = await homeAndProject('sb-provenance-'));
   // A throwaway keychain service: nothing here touches real "Switchboard" entries.
   vault = new KeytarVault(`switchboard-test-${randomUUID()}`);
 });
@@ -51,31 +45,9 @@ async function startCore(): Promise<SwitchboardCore> {
   return core;
 }
 
-const find = (name: string) => core!.snapshot().servers.find((s) => s.name === name);
-/** Resolves with the server's view once its state is `kind` (checked on every change; the test timeout bounds it). */
-function state(name: string, kind: ServerStateKind) {
-  const c = core!;
-  return new Promise<NonNullable<ReturnType<typeof find>>>((done) => {
-    const check = () => {
-      const view = find(name);
-      if (view?.state === kind) {
-        off();
-        done(view);
-      }
-    };
-    const off = c.events.subscribe(check);
-    check();
-  });
-}
-const call = async (method: string, payload: unknown) => {
-  const result = await dispatch(core!.handlers, method, payload);
-  if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
-  return result.value;
-};
-async function put(path: string, data: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(data));
-}
+const state = (name: string, kind: ServerStateKind) => stateOf(core!, name, kind);
+const call = (method: string, payload: unknown) => callHandler(core!, method, payload);
+const put = putJson;
 const problems = () => core!.snapshot().problems.map((p) => p.message);
 
 describe('a project remote server (SECURITY P1)', () => {
