@@ -49,6 +49,15 @@ export interface ServerView {
   schemaTokens: number;
   /** Every tool of this server is always loaded for the model. */
   pinned: boolean;
+  /** While it waits for approval: every variable and secret its entry reads, field by field (SECURITY V1). */
+  reads?: EntryRead[];
+}
+
+/** One `${…}` in a server entry: `field` is where it sits (args[1], headers.Authorization). */
+export interface EntryRead {
+  field: string;
+  kind: 'variable' | 'secret' | 'command';
+  name: string;
 }
 
 export interface ConfigProblem {

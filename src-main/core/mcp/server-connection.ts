@@ -19,7 +19,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { TransportKind } from '../../../src-preload/contract';
 import { AppFailure } from '../app-error';
-import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
+import type { RemoteServerConfig, ServerConfig } from '../config/server-config';
 import type { Clock, Logger } from '../ports';
 import { CrashTracker, formatDuration, type BackoffPolicy } from './backoff';
 import { terminal, transient } from '../diagnosis/diagnosis';
@@ -68,7 +68,7 @@ export interface ConnectionDeps {
   /** How often a connected remote server is pinged, so a dropped one is noticed and reconnected. */
   pingIntervalMs: number;
   expand?: (config: ServerConfig) => Promise<ExpandResult>;
-  trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
+  trust?: (config: ServerConfig) => boolean | Promise<boolean>;
   authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
   roots: () => Root[];
   clientSetup?: ClientSetup;
@@ -272,15 +272,13 @@ export class ServerConnection {
       if (generation !== this.generation) return;
     }
 
-    // Trust first: an unapproved project server must not even have its secrets read.
-    if (this.config.kind === 'stdio' && !this.config.source.userWritten) {
+    // Trust first: an unapproved project server, local or remote, must not even have its secrets read (SECURITY P1).
+    if (!this.config.source.userWritten) {
       const trusted = this.deps.trust ? await this.deps.trust(this.config) : false;
       if (generation !== this.generation) return;
       if (!trusted) {
-        return this.setState({
-          kind: 'trust_required',
-          reason: `defined in ${this.config.source.path}, which you did not write in Switchboard: approve "${this.config.command}" before it runs`,
-        });
+        const what = this.config.kind === 'stdio' ? `"${this.config.command}" before it runs` : `${this.config.url} before it connects`;
+        return this.setState({ kind: 'trust_required', reason: `defined in ${this.config.source.path}, which you did not write in Switchboard: approve ${what}` });
       }
     }
     let config = this.config;
