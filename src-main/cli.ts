@@ -167,7 +167,7 @@ function printStatus(core: SwitchboardCore, json: boolean): number {
     ...(s.state.kind === 'backing_off' ? { nextAttemptAt: new Date(s.state.nextAttemptAt).toISOString() } : {}),
     tools: s.toolCount,
     ...optionalHint(s),
-    ...(s.state.kind === 'error' ? { stderr: core.mcp.logs(s.name).slice(-5) } : {}),
+    ...(s.state.kind === 'error' && s.state.stderrTail ? { stderr: s.state.stderrTail } : {}),
   }));
   const failing = statuses.filter((s) => s.config.enabled && s.state.kind !== 'connected' && s.state.kind !== 'disabled').length;
   if (json) {
@@ -292,6 +292,9 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
     if (error instanceof AppFailure && error.diagnosis) console.error(`  ${describeDiagnosis(error.diagnosis)}`);
+    // The fix of a server that died starting points at its stderr: print it right after.
+    const state = command.name === 'call' ? core.mcp.status(command.server)?.state : undefined;
+    if (state?.kind === 'error') for (const line of state.stderrTail ?? []) console.error(`  | ${line}`);
     return 1;
   } finally {
     await core.stop();

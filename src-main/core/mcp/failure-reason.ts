@@ -10,7 +10,12 @@ export interface Failure {
   reason: string;
   /** Worth retrying with backoff when it happens to a server that was up (a crash, a drop). */
   retryable: boolean;
+  /** A process that died: the last lines it wrote to stderr, the cause the person needs to read. */
+  stderrTail?: string[];
 }
+
+/** How many stderr lines a crash carries in its state: enough for a stack's head, short enough for a row. */
+export const STDERR_TAIL_LINES = 8;
 
 export interface FailureContext {
   phase: string;
@@ -19,6 +24,8 @@ export interface FailureContext {
   /** A fatal condition the transport recorded (e.g. a stdout line over the cap). */
   fatal?: string;
   url?: string;
+  /** The process's stderr so far (its log ring); a crash keeps the last lines of it. */
+  stderr?: string[];
 }
 
 export const SIGN_IN_REQUIRED = 'HTTP 401: sign-in required';
@@ -32,7 +39,7 @@ export function explainFailure(error: unknown, context: FailureContext): Failure
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return { state: 'error', reason: `timed out after ${seconds(context.timeoutMs)} during ${context.phase}`, retryable: true };
   }
-  if (context.exit) return { state: 'error', reason: `${describeExit(context.exit)} during ${context.phase}`, retryable: true };
+  if (context.exit) return { state: 'error', reason: `${describeExit(context.exit)} during ${context.phase}`, retryable: true, stderrTail: stderrTail(context.stderr) };
   const code = transportErrorCode(error);
   if (code === 403) return { state: 'error', reason: `HTTP 403: access denied by ${host(context.url)}`, retryable: false };
   if (code !== undefined && code > 0) return { state: 'error', reason: `HTTP ${code} from ${context.url ?? 'the server'} during ${context.phase}`, retryable: code >= 500 };
@@ -50,6 +57,11 @@ function withCause(error: unknown): string {
   for (let depth = 0; depth < 4 && (inner as { cause?: unknown })?.cause instanceof Error; depth++) inner = (inner as { cause: Error }).cause;
   const cause = inner !== error && inner instanceof Error ? inner.message : '';
   return cause && cause !== message ? `${message} (${cause})` : message;
+}
+
+/** The last non-blank stderr lines, without Switchboard's own notes in the same ring. */
+export function stderrTail(lines: string[] = []): string[] {
+  return lines.filter((line) => line.trim() !== '' && !line.startsWith('[switchboard]')).slice(-STDERR_TAIL_LINES);
 }
 
 export function describeExit(exit: ChildExit): string {

@@ -378,6 +378,7 @@ export class ServerConnection {
           ...(stdio?.exit ? { exit: stdio.exit } : {}),
           ...(stdio?.fatal ? { fatal: stdio.fatal } : {}),
           ...(config.kind === 'remote' ? { url: config.url } : {}),
+          stderr: this.logs.snapshot(),
         });
         this.fail(failure, recovering);
       }
@@ -388,7 +389,7 @@ export class ServerConnection {
 
   private fail(failure: Failure, recovering: boolean): void {
     if (recovering && failure.retryable) return this.scheduleRetry(failure.reason);
-    this.setState({ kind: failure.state, reason: failure.reason });
+    this.setState(failure.state === 'error' && failure.stderrTail ? { kind: 'error', reason: failure.reason, stderrTail: failure.stderrTail } : { kind: failure.state, reason: failure.reason });
   }
 
   private makeClient(): Client {
