@@ -3,6 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { INSTALL_USAGE, parseInstallCommand, runInstallCommand, type InstallCommand } from './cli-install';
+import { parseServersCommand, runServersCommand, SERVERS_COMMANDS, SERVERS_USAGE } from './cli-servers';
 import { isDeepStrictEqual } from 'node:util';
 import { dataHome } from './core/data-home';
 import type { CatalogTool } from './core/mcp/tool-catalog';
@@ -28,6 +29,7 @@ const USAGE = `usage:
   switchboard login <server>                          sign in to a remote server in your browser
   switchboard logout <server>                         sign out; its credentials leave the keychain
 ${INSTALL_USAGE}
+${SERVERS_USAGE}
 exit codes: 0 ok; 1 failure (status: some enabled server is not connected; call: the call or the tool failed); 2 usage
 config: $SWITCHBOARD_HOME/servers.json (now ${dataHome()})`;
 
@@ -246,16 +248,17 @@ function sameJson(text: string, value: unknown): boolean {
   }
 }
 
-async function install(argv: string[]): Promise<number> {
-  let command: InstallCommand;
+/** A command that runs no server (install, add, import, approve): parse, then run, with the same exit codes. */
+async function withoutCore<C>(argv: string[], parse: (argv: string[]) => C, runIt: (command: C, home: string, vault: SecretVault) => Promise<number>): Promise<number> {
+  let command: C;
   try {
-    command = parseInstallCommand(argv);
+    command = parse(argv);
   } catch (error) {
     console.error(`switchboard: ${(error as Error).message}\n${USAGE}`);
     return 2;
   }
   try {
-    return await runInstallCommand(command, dataHome(), openVault());
+    return await runIt(command, dataHome(), openVault());
   } catch (error) {
     console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -263,7 +266,9 @@ async function install(argv: string[]): Promise<number> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  if ((argv[0] === 'install' || argv[0] === 'uninstall') && !argv.includes('--help')) return install(argv);
+  if ((argv[0] === 'install' || argv[0] === 'uninstall') && !argv.includes('--help')) return withoutCore<InstallCommand>(argv, parseInstallCommand, runInstallCommand);
+  // Only `add … --help` before the command asks for help: after it, --help is the server's own argument.
+  if ((SERVERS_COMMANDS as readonly string[]).includes(argv[0] ?? '') && argv[1] !== '--help') return withoutCore(argv, parseServersCommand, runServersCommand);
   let command: Command | 'help';
   try {
     command = parseCommand(argv);

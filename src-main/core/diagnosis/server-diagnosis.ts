@@ -15,7 +15,11 @@ export function diagnoseServer(config: ServerConfig, state: ServerState): Diagno
     case 'disabled':
       return undefined;
     case 'trust_required':
-      return terminal('open Switchboard and approve the command (Servers → Approve) if you trust this project');
+      return terminal(
+        config.source.origin === 'bundle'
+          ? `approve what it runs: Approve and run on its row in Switchboard's Servers page, or run: switchboard approve ${config.name}`
+          : `if you trust this project, approve it: Approve and run on its row in Switchboard's Servers page, or run: switchboard approve ${config.name}`,
+      );
     case 'needs_auth':
       return terminal(`sign in: Servers → Sign in in Switchboard, or run: switchboard login ${config.name}`);
     case 'backing_off':

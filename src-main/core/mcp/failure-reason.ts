@@ -2,6 +2,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CredentialsRequiredError } from '../oauth/credentials-needed';
 import { KeychainUnavailableError } from '../secrets/keytar-vault';
+import type { StdioServerConfig } from '../config/server-config';
 import type { ChildExit } from './stdio-transport';
 import { transportErrorCode } from './transport-errors';
 
@@ -28,6 +29,13 @@ export interface FailureContext {
   stderr?: string[];
 }
 
+/** Why a stdio server waits for approval: a bundle the person installed is theirs to approve, a project's file is not theirs. */
+export function trustRequiredReason(config: StdioServerConfig): string {
+  return config.source.origin === 'bundle'
+    ? `installed from a bundle: approve what it runs ("${config.command}") before it starts`
+    : `defined in ${config.source.path}, which you did not write in Switchboard: approve "${config.command}" before it runs`;
+}
+
 export const SIGN_IN_REQUIRED = 'HTTP 401: sign-in required';
 
 /** Turn whatever a connect attempt threw into the state and the sentence the user sees. */
@@ -37,7 +45,10 @@ export function explainFailure(error: unknown, context: FailureContext): Failure
   // Their messages are the whole story (what is missing and where), and a retry changes neither.
   if (error instanceof CredentialsRequiredError || error instanceof KeychainUnavailableError) return { state: 'error', reason: error.message, retryable: false };
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return { state: 'error', reason: `timed out after ${seconds(context.timeoutMs)} during ${context.phase}`, retryable: true };
+    // A start kept alive by its progress ends at a cap longer than the timeout (first-run.ts): say which limit it met.
+    const waited = (error.data as { timeout?: unknown } | undefined)?.timeout;
+    const limit = typeof waited === 'number' && waited > context.timeoutMs ? `${seconds(waited)}, the most a busy start may take,` : seconds(context.timeoutMs);
+    return { state: 'error', reason: `timed out after ${limit} during ${context.phase}`, retryable: true };
   }
   if (context.exit) return { state: 'error', reason: `${describeExit(context.exit)} during ${context.phase}`, retryable: true, stderrTail: stderrTail(context.stderr) };
   const code = transportErrorCode(error);
