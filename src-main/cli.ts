@@ -215,7 +215,7 @@ function printResult(result: ToolResult, json: boolean): void {
     return;
   }
   const diagnosis = diagnoseToolResult(result);
-  if (result.isError) console.log(diagnosis ? `the tool refused the call: ${describeDiagnosis(diagnosis)}` : 'the tool reported an error:');
+  if (result.isError) console.log(`the tool reported an error${diagnosis ? ` ${describeDiagnosis(diagnosis)}` : ''}:`);
   for (const part of result.content) {
     switch (part.type) {
       case 'text':

@@ -96,11 +96,11 @@ describe('runTool', () => {
   it('refuses arguments that do not match the input schema, before anything asks or runs', async () => {
     expect(await run('autobox', 'echo', {})).toEqual({
       ok: false,
-      error: { code: 'invalid_input', message: `arguments for tool "echo" on server "autobox" do not match its input schema: data must have required property 'message'`, diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
+      error: { code: 'invalid_input', message: `arguments for tool "echo" on server "autobox" do not match its input schema: message: is required`, diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
     });
     expect(await run('box', 'echo', { message: 42 })).toEqual({
       ok: false,
-      error: { code: 'invalid_input', message: 'arguments for tool "echo" on server "box" do not match its input schema: data/message must be string', diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
+      error: { code: 'invalid_input', message: 'arguments for tool "echo" on server "box" do not match its input schema: message: must be text', diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
     });
     expect(requested).toEqual([]);
   });
