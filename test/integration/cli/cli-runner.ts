@@ -17,7 +17,7 @@ export function runCli(home: string, args: string[], options: { input?: string; 
     const child = execFile(
       process.execPath,
       ['--import', 'tsx', cli, ...args],
-      { cwd: root, env: { ...process.env, SWITCHBOARD_HOME: home, ...options.env }, timeout: 90_000 },
+      { cwd: root, env: { ...process.env, SWITCHBOARD_HOME: home, ...options.env }, timeout: 240_000 },
       (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr }),
     );
     child.stdin?.end(options.input ?? '');

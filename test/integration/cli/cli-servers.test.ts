@@ -1,8 +1,11 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { root, runCli } from './cli-runner';
+
+// Each test runs the CLI several times, each a fresh Node process: on a loaded machine that takes a while.
+vi.setConfig({ testTimeout: 300_000 });
 
 const everything = join(root, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 let home: string;

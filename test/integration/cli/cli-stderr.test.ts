@@ -1,8 +1,10 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { root, runCli } from './cli-runner';
+
+vi.setConfig({ testTimeout: 180_000 });
 
 const fixture = (name: string) => join(root, 'test/fixtures/servers', name);
 let home: string;

@@ -123,6 +123,19 @@ describe('runTool', () => {
     expect(await pending).toEqual({ ok: true, value: { content: [{ type: 'text', text: 'edited in the dialog' }], truncatedChars: 0 } });
   });
 
+  it('tells the panel when a followed run is approved, so its time counts from there and not from the click', async () => {
+    const updates: unknown[] = [];
+    core.events.subscribe((name, payload) => {
+      if (name === 'toolRunUpdated') updates.push(payload);
+    });
+    const pending = dispatch(core.handlers, 'runTool', { server: 'box', tool: 'echo', args: { message: 'timed' }, runId: 'run-timed' });
+    const request = await nextRequest();
+    expect(updates).toEqual([]);
+    await dispatch(core.handlers, 'answerApproval', { id: request.id, decision: 'allow_once' });
+    expect(await pending).toMatchObject({ ok: true });
+    expect(updates[0]).toEqual({ runId: 'run-timed', approved: true });
+  });
+
   it('comes back with the denial and its reason when the person denies', async () => {
     const pending = run('box', 'echo', { message: 'nope' });
     const request = await nextRequest();

@@ -100,7 +100,7 @@ describe('ApprovalBroker tool calls', () => {
       'edited arguments for "everything__echo" do not match its input schema: message: must be text',
     );
     await expect(broker.answer({ id: 'req-1', decision: 'allow_once', editedArgs: { message: 'x', extra: 1 } })).rejects.toThrow(
-      'edited arguments for "everything__echo" do not match its input schema: the arguments: has a field the tool does not take',
+      'edited arguments for "everything__echo" do not match its input schema: an argument the tool does not take was given',
     );
     expect(broker.pendingRequests()).toHaveLength(1);
     await broker.answer({ id: 'req-1', decision: 'allow_once' });
