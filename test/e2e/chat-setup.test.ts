@@ -3,24 +3,18 @@
  * endpoint that does not answer — in Chromium through web mode, with the fake LLM (a local
  * server speaking OpenAI's wire format) as the endpoint that comes back.
  */
-import { createServer } from 'node:net';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeLlmServer } from '../fixtures/llm/fake-llm-server';
+import { closedPort } from '../fixtures/net/closed-port';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { startWebApp, type RunningWebApp } from './support/web-app';
 
 const missing = chromiumMissingReason();
 
-async function closedPortUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return `http://127.0.0.1:${port}/v1`;
-}
+const closedPortUrl = async () => `http://127.0.0.1:${await closedPort()}/v1`;
 
 describe.skipIf(missing !== undefined)('chat setup and an unreachable endpoint (Chromium, web mode)', { timeout: 120_000 }, () => {
   let browser: Browser;

@@ -1,19 +1,11 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
-import { createServer } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { providerFailure } from '../../../src-main/core/chat/provider-failure';
+import { closedPort } from '../../fixtures/net/closed-port';
 
 /** The errors the real SDKs throw, against a port nothing listens on and a server that answers 401 / 503. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((done) => server.close(() => done()));
-  return port;
-}
-
 async function thrown(run: () => Promise<unknown>): Promise<unknown> {
   try {
     await run();
