@@ -56,6 +56,7 @@ export class StartWatch {
   private lastSample: number | undefined;
   private readonly timer: NodeJS.Timeout;
   private partial = '';
+  private probing = false;
 
   constructor(private readonly options: StartWatchOptions) {
     const probeMs = options.probeMs ?? Math.min(1000, Math.max(50, options.timeoutMs / 4));
@@ -81,9 +82,14 @@ export class StartWatch {
   }
 
   private async probe(): Promise<void> {
+    // On a loaded machine one reading of /proc may outlast the interval: never two at once.
+    if (this.probing) return;
+    this.probing = true;
     const pid = this.options.pid();
-    const sample = pid === undefined ? undefined : await groupWork(pid);
-    if (sample !== undefined && this.lastSample !== undefined && sample > this.lastSample) this.lastActivity = Date.now();
+    const sample = pid === undefined ? undefined : await groupWork(pid).finally(() => (this.probing = false));
+    if (pid === undefined) this.probing = false;
+    // The first reading counts the work done since the process started (a slow reading on a loaded machine must not look idle).
+    if (sample !== undefined && sample > (this.lastSample ?? 0)) this.lastActivity = Date.now();
     if (sample !== undefined) this.lastSample = sample;
     if (Date.now() - this.lastActivity >= this.options.timeoutMs && !this.controller.signal.aborted) {
       // The same error the SDK's own timeout gives, so the reason reads "timed out after 30 s during initialize".
