@@ -382,7 +382,7 @@ export class ServerConnection {
           ...(config.kind === 'remote' ? { url: config.url } : {}),
           stderr: this.logs.snapshot(),
         });
-        if (config.kind === 'stdio' && this.firstRun.shouldRetry(config, failure, recovering, (note) => this.logs.push(note))) void Promise.resolve(stopped).then(() => generation === this.generation && this.connect(false));
+        if (config.kind === 'stdio' && this.firstRun.shouldRetry(config, failure, recovering, (note) => this.logs.push(note))) void Promise.resolve(stopped).then(() => (generation === this.generation ? this.connect(false) : undefined));
         else this.fail(failure, recovering);
       }
       await stopped;
