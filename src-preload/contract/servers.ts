@@ -40,6 +40,8 @@ export interface ServerView {
   diagnosis?: Diagnosis;
   /** Epoch ms of the next reconnect attempt while backing_off. */
   nextAttemptAt?: number;
+  /** A server that died starting: the last lines it wrote to stderr (the diagnosis's "below"). */
+  stderrTail?: string[];
   toolCount: number;
   /** The tools shown come from the cache; the server has not answered yet. */
   toolsPending?: boolean;
