@@ -3,20 +3,22 @@ import type { BundleFieldView, BundleSettingValue } from '../../../src-preload/c
 /** What the install form holds for one setting: text for most, a flag for booleans. */
 export type FieldInput = string | boolean;
 
-/** Text fields start empty, so the bundle's default (which may use ${HOME} and friends) applies unless replaced. */
+/**
+ * Fields start with the bundle's default as a real value (main resolved ${HOME} and friends), so
+ * what the person sees is what is written and a default can be changed or cleared (SECURITY V2).
+ */
 export function initialInputs(fields: BundleFieldView[]): Record<string, FieldInput> {
-  return Object.fromEntries(fields.map((f) => [f.key, f.type === 'boolean' ? f.default === true : '']));
+  return Object.fromEntries(fields.map((f) => [f.key, f.type === 'boolean' ? f.default === true : f.default === undefined ? '' : Array.isArray(f.default) ? f.default.join('\n') : String(f.default)]));
 }
 
-/** The default, as a hint in an empty field. */
+/** A hint in an empty field. */
 export function defaultHint(field: BundleFieldView): string {
-  if (field.default === undefined || field.type === 'boolean') return field.multiple ? 'one per line' : '';
-  return `default: ${Array.isArray(field.default) ? field.default.join(', ') : String(field.default)}`;
+  return field.multiple && field.type !== 'boolean' ? 'one per line' : '';
 }
 
 /**
- * Split the form into values (for the config) and secrets (for the keychain). An empty field is
- * left out, so the bundle's default applies; a list takes one item per line.
+ * Split the form into values (for the config) and secrets (for the keychain). Every setting that is
+ * not secret is sent, empty ones too, so a cleared default stays cleared; a list takes one item per line.
  */
 export interface BundlePayload {
   values: Record<string, BundleSettingValue>;
@@ -36,10 +38,9 @@ export function formPayload(fields: BundleFieldView[], inputs: Record<string, Fi
     if (field.sensitive) {
       if (text !== '') secrets[field.key] = text;
     } else if (field.multiple) {
-      const items = text.split('\n').map((s) => s.trim()).filter(Boolean);
-      if (items.length) values[field.key] = items;
-    } else if (text.trim() !== '') {
-      values[field.key] = field.type === 'number' ? Number(text) : text;
+      values[field.key] = text.split('\n').map((s) => s.trim()).filter(Boolean);
+    } else {
+      values[field.key] = field.type === 'number' && text.trim() !== '' ? Number(text) : text;
     }
   }
   return { values, secrets };
