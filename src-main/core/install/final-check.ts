@@ -1,4 +1,5 @@
 import { AppFailure } from '../app-error';
+import { prototypeKeyPath } from '../config/config-writer';
 
 /**
  * The last look at an entry before any install path writes it, whatever built it (registry,
@@ -9,7 +10,6 @@ import { AppFailure } from '../app-error';
  * treats as an object's prototype are refused too: a parsed `__proto__` key is an own key in the
  * JSON but becomes the prototype when the entry is copied (SECURITY V1).
  */
-const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 const OWN_SECRET = /^\$\{secret:([^}\s]+)\}/;
 
 const refuse = (server: string, field: string, why: string): AppFailure =>
@@ -17,6 +17,8 @@ const refuse = (server: string, field: string, why: string): AppFailure =>
 
 /** Throws, naming the field, unless every `${` in the entry is one of `ownSecrets` as `${secret:NAME}`. */
 export function checkFinishedEntry(server: string, entry: unknown, ownSecrets: ReadonlySet<string> = new Set()): void {
+  const polluting = prototypeKeyPath(entry);
+  if (polluting) throw refuse(server, `"${polluting}"`, `is a key Switchboard never saves (it would change the entry's prototype)`);
   walk(server, entry, '', ownSecrets);
 }
 
@@ -26,7 +28,6 @@ function walk(server: string, value: unknown, field: string, ownSecrets: Readonl
   if (value === null || typeof value !== 'object') return;
   for (const key of Object.keys(value)) {
     const at = field ? `${field}.${key}` : key;
-    if (PROTOTYPE_KEYS.has(key)) throw refuse(server, `"${at}"`, `is a key Switchboard never saves (it would change the entry's prototype)`);
     checkText(server, key, `the key "${at}"`, new Set());
     walk(server, (value as Record<string, unknown>)[key], at, ownSecrets);
   }

@@ -1,5 +1,6 @@
 import { serverName } from '../../../src-preload/contract/common';
 import type { InstallLinkView, InstallRunsView } from '../../../src-preload/contract/install';
+import { prototypeKeyPath } from '../config/config-writer';
 import { validateServerEntry } from '../config/validate-server';
 
 /**
@@ -70,11 +71,8 @@ export function linkedEntry(label: string, entry: unknown): { ok: true; entry: I
     if (Object.hasOwn(entry, 'approval')) return invalid('"approval" is not something a link may set; you choose what Switchboard asks');
     const hidden = Object.keys(entry).filter((k) => !SHOWN_FIELDS.has(k));
     if (hidden.length) return invalid(`"${hidden.join('", "').slice(0, 200)}" ${hidden.length === 1 ? 'is a field' : 'are fields'} the install form does not show, so a link may not set ${hidden.length === 1 ? 'it' : 'them'}`);
-    for (const field of ['env', 'headers'] as const) {
-      const map = (entry as Record<string, unknown>)[field];
-      const bad = map !== null && typeof map === 'object' ? Object.keys(map).find((k) => PROTOTYPE_KEYS.has(k)) : undefined;
-      if (bad) return invalid(`"${field}.${bad}" is a key Switchboard never saves`);
-    }
+    const polluting = prototypeKeyPath(entry);
+    if (polluting) return invalid(`"${polluting}" is a key Switchboard never saves`);
   }
   const checked = validateServerEntry(label, entry, { path: 'install link', origin: 'switchboard', userWritten: false });
   if (!checked.ok) return { ok: false, message: `the install link's config is invalid: ${checked.message}` };
@@ -83,4 +81,3 @@ export function linkedEntry(label: string, entry: unknown): { ok: true; entry: I
   return { ok: true, entry: { url: server.url, headers: server.headers, transport: server.transport } };
 }
 
-const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);

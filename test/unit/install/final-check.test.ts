@@ -1,4 +1,8 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { addServer } from '../../../src-main/core/config/config-writer';
 import { checkFinishedEntry } from '../../../src-main/core/install/final-check';
 
 /** SECURITY V1: the last look before any install path writes an entry. */
@@ -29,5 +33,23 @@ describe('the final check before an install writes an entry', () => {
 
   it('allows no reference at all when the installer made none', () => {
     expect(() => checkFinishedEntry('gh', { command: 'x', env: { T: '${secret:install.gh.env.TOKEN}' } })).toThrow('server "gh": "env.T" holds ${secret:install.gh.env.TOKEN}');
+  });
+});
+
+describe('a prototype key on the way to servers.json', () => {
+  it.each([
+    ['{"command":"node","env":{"__proto__":{"approval":"auto"}}}', 'env.__proto__'],
+    ['{"command":"node","args":["a"],"headers":{"constructor":"x"}}', 'headers.constructor'],
+    ['{"url":"https://a.example/mcp","headers":{"X":"1"},"prototype":{"x":1}}', 'prototype'],
+  ])('is refused before save, whoever writes the entry (%s), and the file is untouched', async (text, path) => {
+    const home = await mkdtemp(join(tmpdir(), 'sb-proto-'));
+    try {
+      await addServer(home, 'safe', { command: 'node' });
+      const before = await readFile(join(home, 'servers.json'), 'utf8');
+      await expect(addServer(home, 'polluted', JSON.parse(text) as Record<string, unknown>)).rejects.toThrow(`server "polluted": "${path}" is a key Switchboard never saves`);
+      expect(await readFile(join(home, 'servers.json'), 'utf8')).toBe(before);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
   });
 });
