@@ -108,8 +108,10 @@ export function planEntry(manifest: BundleManifest, options: PlanOptions): Plann
   }
   const variables: Record<string, string> = { __dirname: options.installDir, pathSeparator: sep, '/': sep, ...dirs };
   const config = effectiveConfig(manifest, options.platform);
-  const substitute = (text: string, field: string): string =>
-    text.replace(VARIABLE, (whole, name: string) => {
+  const substitute = (text: string, field: string): string => {
+    // A "${" that opens no variable (unclosed) would reach the entry as written: refused like any other (SECURITY V1).
+    if (text.replace(VARIABLE, '').includes('${')) throw bad(`the bundle's ${field} holds a "\${" that is not a bundle variable`);
+    return text.replace(VARIABLE, (whole, name: string) => {
       if (Object.hasOwn(variables, name)) return variables[name]!;
       const key = name.startsWith('user_config.') ? name.slice('user_config.'.length) : undefined;
       if (key !== undefined && userValues.has(key)) {
@@ -118,6 +120,7 @@ export function planEntry(manifest: BundleManifest, options: PlanOptions): Plann
       }
       throw bad(`the bundle's ${field} uses ${whole}, which is not a bundle variable`);
     });
+  };
   const args: string[] = [];
   config.args!.forEach((arg, i) => {
     // A list value as a whole argument becomes one argument per item (the mcpb convention).
@@ -126,7 +129,12 @@ export function planEntry(manifest: BundleManifest, options: PlanOptions): Plann
     if (Array.isArray(listValue)) args.push(...listValue);
     else args.push(substitute(arg, `server.mcp_config.args[${i}]`));
   });
-  const env = Object.fromEntries(Object.entries(config.env!).map(([k, v]) => [k, substitute(v, `server.mcp_config.env.${k}`)]));
+  const env = Object.fromEntries(
+    Object.entries(config.env!).map(([k, v]) => {
+      if (k.includes('${')) throw bad(`the bundle's server.mcp_config.env has a variable named "${k.slice(0, 80)}"; a name may not hold "\${"`);
+      return [k, substitute(v, `server.mcp_config.env.${k}`)];
+    }),
+  );
   const entry = { command: substitute(config.command, 'server.mcp_config.command'), args, env };
   checkInside(entry, options.installDir);
   return entry;
