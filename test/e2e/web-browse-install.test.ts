@@ -116,7 +116,11 @@ describe.skipIf(missing !== undefined)('Browse → install → connected (web mo
     expect(await tenant.inputValue()).toBe('acme');
     expect(await tenant.getAttribute('placeholder')).toBeNull();
     expect(await form.locator('[data-input="header.X-Level"] select').inputValue()).toBe('info');
+    expect(await form.locator('[data-field="url"]').textContent()).toBe('http://127.0.0.1:9/mcp?tenant=acme');
+    expect(await form.locator('[data-field="headers"]').textContent()).toBe('X-Level: info');
     await tenant.fill('globex');
+    // The preview follows the field: what it shows is what Install writes.
+    await poll(() => form.locator('[data-field="url"]').textContent()).toBe('http://127.0.0.1:9/mcp?tenant=globex');
     await page.screenshot({ path: 'test-results/browse-registry-defaults.png', fullPage: true });
     await form.locator('input[name="server-name"]').fill('tenant-search');
     await form.getByRole('button', { name: 'Install' }).click();
