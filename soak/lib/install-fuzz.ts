@@ -1,4 +1,5 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { rmSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -41,12 +42,18 @@ function strayReference(text: string, prefix: string): string | undefined {
 const caughtOnlyAtTheEnd = (error: unknown) => error instanceof AppFailure && error.message.includes('which an install may not write');
 const unexpected = (error: unknown) => (error instanceof AppFailure ? undefined : `threw ${(error as Error)?.stack ?? String(error)}`.slice(0, 400));
 
+/** One data home for every input (a fresh folder per input is slow on a loaded machine), emptied after each. */
+let sharedHome: Promise<string> | undefined;
 async function inHome<T>(work: (home: string) => Promise<T>): Promise<T> {
-  const home = await mkdtemp(join(tmpdir(), 'sb-install-fuzz-'));
+  sharedHome ??= mkdtemp(join(tmpdir(), 'sb-install-fuzz-')).then((home) => {
+    process.once('exit', () => rmSync(home, { recursive: true, force: true }));
+    return home;
+  });
+  const home = await sharedHome;
   try {
     return await work(home);
   } finally {
-    await rm(home, { recursive: true, force: true });
+    for (const name of await readdir(home)) await rm(join(home, name), { recursive: true, force: true });
   }
 }
 const written = async (file: string): Promise<string> => readFile(file, 'utf8').catch(() => '');
@@ -79,6 +86,7 @@ function serverJson(): fc.Arbitrary<Record<string, unknown>> {
 
 async function judgeRegistry([doc, typedValues]: [Record<string, unknown>, string[]]): Promise<string | undefined> {
   const options = installOptions(doc);
+  if (!options.some((o) => o.usable && o.template)) return undefined;
   return inHome(async (home) => {
     const fetchDoc = async () => new Response(JSON.stringify({ server: doc }), { headers: { 'Content-Type': 'application/json' } });
     const installer = new ServerInstaller({ home, vault: new MemoryVault(), serverNames: () => [], reload: async () => undefined, staging: new UploadStaging(join(home, 'uploads')), fetch: fetchDoc });

@@ -1,6 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixtureDocuments, startFakeRegistry, type FakeRegistry } from '../support/registry-server';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
@@ -104,13 +104,19 @@ describe.skipIf(missing !== undefined)('Browse → install → connected (web mo
     }
   }, 120_000);
 
-  it('shows a registry server’s defaults as values the person can change, and writes exactly what the form showed (SECURITY V2)', async () => {
+  /** Browse → MCP Registry → search for `query`; the results list. */
+  async function searchRegistry(query: string): Promise<{ page: Page; results: Locator }> {
     const page = await open();
     await page.getByRole('button', { name: 'Browse' }).click();
     await page.getByRole('tab', { name: 'MCP Registry' }).click();
-    await page.getByRole('textbox', { name: 'Search the registry' }).fill('tenant');
+    await page.getByRole('textbox', { name: 'Search the registry' }).fill(query);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await page.getByRole('list', { name: 'Registry results' }).getByRole('button', { name: /tenant-search/ }).click();
+    return { page, results: page.getByRole('list', { name: 'Registry results' }) };
+  }
+
+  it('shows a registry server’s defaults as values the person can change, and writes exactly what the form showed (SECURITY V2)', async () => {
+    const { page, results } = await searchRegistry('tenant');
+    await results.getByRole('button', { name: /tenant-search/ }).click();
     const form = page.getByRole('form', { name: 'Install io.example/tenant-search' });
     const tenant = form.locator('[data-input="var.tenant"] input');
     expect(await tenant.inputValue()).toBe('acme');
@@ -155,12 +161,7 @@ describe.skipIf(missing !== undefined)('Browse → install → connected (web mo
   }, 60_000);
 
   it('searches the registry: a secret input as a password field, and an unusable package shown with its reason', async () => {
-    const page = await open();
-    await page.getByRole('button', { name: 'Browse' }).click();
-    await page.getByRole('tab', { name: 'MCP Registry' }).click();
-    await page.getByRole('textbox', { name: 'Search the registry' }).fill('memory');
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const results = page.getByRole('list', { name: 'Registry results' });
+    const { page, results } = await searchRegistry('memory');
     await results.getByRole('button', { name: /memorylens/ }).click();
     const lens = page.getByRole('form', { name: 'Install io.github.MarcelRoozekrans/memorylens-mcp' });
     expect(await lens.locator('.reason').textContent()).toBe('Not installable: nuget packages are not installed by Switchboard (it runs npm, pypi, oci and mcpb)');
