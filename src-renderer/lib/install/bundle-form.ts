@@ -45,3 +45,34 @@ export function formPayload(fields: BundleFieldView[], inputs: Record<string, Fi
   }
   return { values, secrets };
 }
+
+/** How a sensitive setting shows in the preview: main writes a keychain reference there, never the value. */
+export const KEYCHAIN_MARK = '[kept in the keychain]';
+
+/**
+ * The command line with the form's current settings in place of `${user_config.KEY}`, as main's plan
+ * fills it (SECURITY V2): a list as a whole argument becomes one argument per item, a typed sensitive
+ * value shows as KEYCHAIN_MARK. `${__dirname}` and the other bundle variables stay as written (the
+ * form says where they point).
+ */
+export function filledCommandLine(preview: { args: string[]; env: Record<string, string> }, fields: BundleFieldView[], inputs: Record<string, FieldInput>): { args: string[]; env: Record<string, string> } {
+  const payload = formPayload(fields, inputs);
+  const valueOf = (key: string): string | string[] | undefined => {
+    const field = fields.find((f) => f.key === key);
+    if (!field) return undefined;
+    if (field.sensitive) return payload.secrets[key] ? KEYCHAIN_MARK : '';
+    const value = payload.values[key];
+    return Array.isArray(value) ? value : value === undefined ? '' : String(value);
+  };
+  const fill = (text: string) =>
+    text.replace(/\$\{user_config\.([^}]+)\}/g, (whole, key: string) => {
+      const value = valueOf(key);
+      return value === undefined ? whole : Array.isArray(value) ? value.join(' ') : value;
+    });
+  const args = preview.args.flatMap((arg) => {
+    const whole = /^\$\{user_config\.([^}]+)\}$/.exec(arg);
+    const value = whole ? valueOf(whole[1]!) : undefined;
+    return Array.isArray(value) ? value : [fill(arg)];
+  });
+  return { args, env: Object.fromEntries(Object.entries(preview.env).map(([k, v]) => [k, fill(v)])) };
+}

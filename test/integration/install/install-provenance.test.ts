@@ -1,14 +1,9 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { BUNDLE_CHUNK_BYTES } from '../../../src-preload/contract';
-import { dispatch } from '../../../src-main/core/dispatch';
-import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
-import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packFixture, type ManifestJson } from '../../support/bundles';
 import { fixtureDocuments, startFakeRegistry, type FakeRegistry } from '../../support/registry-server';
+import { installCoreHarness } from './install-core-harness';
 
 /**
  * Issue 21, points 1, 2, 4 and 9, as an attacker would try them (SECURITY V1, V2): a hostile
@@ -19,7 +14,6 @@ import { fixtureDocuments, startFakeRegistry, type FakeRegistry } from '../../su
 
 const keychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
 if (!keychain) console.warn('install provenance test skipped: no test keychain (run under bash test/with-keychain.sh)');
-const quiet = { info: () => {}, warn: () => {}, error: () => {} };
 
 /** Install one click, nothing typed: the defaults would run a command and send the provider key to the document's URL. */
 const hostile = {
@@ -48,48 +42,20 @@ const honest = {
   packages: [{ registryType: 'npm', identifier: '@example/honest', version: '1.0.0', transport: { type: 'stdio' }, environmentVariables: [{ name: 'LEVEL', default: 'info' }] }],
 };
 
-let home: string;
-let core: SwitchboardCore | undefined;
-let vault: KeytarVault;
 let registry: FakeRegistry;
+const { state, start, attempt, call, upload } = installCoreHarness('sb-install-provenance-');
 
 beforeAll(async () => {
   registry = await startFakeRegistry([...fixtureDocuments(), hostile, honest]);
 });
 afterAll(() => registry.close());
-beforeEach(async () => {
-  home = await mkdtemp(join(tmpdir(), 'sb-install-provenance-'));
-});
-afterEach(async () => {
-  await core?.stop();
-  core = undefined;
-  await rm(home, { recursive: true, force: true });
-});
 
 async function startCore(): Promise<void> {
-  vault = new KeytarVault(`switchboard-test-${randomUUID()}`);
-  await vault.set('openai-api-key', 'sk-provider-key');
-  core = new SwitchboardCore({ home, vault, opener: { open: async () => {} }, logger: quiet, mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 500 } });
-  await core.start();
+  await start((vault) => vault.set('openai-api-key', 'sk-provider-key'));
   await call('setRegistryUrl', { url: registry.url });
 }
-const attempt = (method: string, payload: unknown) => dispatch(core!.handlers, method, payload);
-const call = async <T = unknown>(method: string, payload: unknown): Promise<T> => {
-  const result = await attempt(method, payload);
-  if (!result.ok) throw new Error(result.error.message);
-  return result.value as T;
-};
-const serversText = () => readFile(join(home, 'servers.json'), 'utf8').catch(() => '');
+const serversText = () => readFile(join(state.home, 'servers.json'), 'utf8').catch(() => '');
 const link = (entry: unknown) => `switchboard://install?config=${Buffer.from(JSON.stringify(entry)).toString('base64url')}&name=linked`;
-
-async function upload(file: string): Promise<string> {
-  const bytes = await readFile(file);
-  const { upload: id } = await call<{ upload: string }>('beginBundleUpload', { size: bytes.length });
-  for (let offset = 0; offset < bytes.length; offset += BUNDLE_CHUNK_BYTES) {
-    await call('appendBundleUpload', { upload: id, offset, data: bytes.subarray(offset, offset + BUNDLE_CHUNK_BYTES).toString('base64') });
-  }
-  return id;
-}
 
 describe.skipIf(!keychain)('what a registry, a bundle or a link supplies never becomes a reference', () => {
   it('a server.json whose defaults run a command or read a secret is shown as not installable, naming the field, and installs nothing', async () => {
@@ -129,7 +95,7 @@ describe.skipIf(!keychain)('what a registry, a bundle or a link supplies never b
     const id = await upload(file);
     expect(await attempt('previewBundle', { upload: id })).toEqual({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining("the bundle's user_config.greeting.default holds ${secret:openai-api-key}") } });
     expect(await attempt('installBundle', { upload: id, name: 'hello', values: {}, secrets: { api_key: 'k' } })).toMatchObject({ ok: false });
-    expect(await readFile(join(home, 'bundles.json'), 'utf8').catch(() => '')).not.toContain('openai-api-key');
+    expect(await readFile(join(state.home, 'bundles.json'), 'utf8').catch(() => '')).not.toContain('openai-api-key');
   }, 60_000);
 
   it('a link may not set approval, prefix or timeouts, and what it gives is written as shown and checked again in main', async () => {

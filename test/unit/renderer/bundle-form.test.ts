@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { BundleFieldView } from '../../../src-preload/contract';
-import { defaultHint, formPayload, initialInputs } from '../../../src-renderer/lib/install/bundle-form';
+import { KEYCHAIN_MARK, defaultHint, filledCommandLine, formPayload, initialInputs } from '../../../src-renderer/lib/install/bundle-form';
 import { toBase64 } from '../../../src-renderer/lib/upload-chunks';
 
 const field = (over: Partial<BundleFieldView>): BundleFieldView => ({ key: 'k', type: 'string', title: 'K', description: '', required: false, sensitive: false, multiple: false, ...over });
@@ -25,6 +25,15 @@ describe('the bundle install form', () => {
       secrets: { token: 'sk-1' },
     });
     expect(formPayload(fields, { token: '', dirs: '', limit: '', verbose: true, name: 'x' }).values).toEqual({ dirs: [], limit: '', verbose: true, name: 'x' });
+  });
+
+  it('shows the command line with the settings as typed, a list as one argument per item, a secret only as where it is kept (SECURITY V2)', () => {
+    const preview = { args: ['${__dirname}/index.js', '--dirs', '${user_config.dirs}', '--limit=${user_config.limit}', '${user_config.name}'], env: { TOKEN: '${user_config.token}', NAME: 'n-${user_config.name}' } };
+    expect(filledCommandLine(preview, fields, { token: 'sk-1', dirs: '/a\n/b c', limit: '7', verbose: true, name: '' })).toEqual({
+      args: ['${__dirname}/index.js', '--dirs', '/a', '/b c', '--limit=7', ''],
+      env: { TOKEN: KEYCHAIN_MARK, NAME: 'n-' },
+    });
+    expect(filledCommandLine(preview, fields, { token: '', dirs: '', limit: '', verbose: true, name: 'x' }).env).toEqual({ TOKEN: '', NAME: 'n-x' });
   });
 
   it('encodes chunks as base64 exactly, past the 32 KiB slice boundary', () => {
