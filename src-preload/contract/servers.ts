@@ -49,6 +49,8 @@ export interface ServerView {
   schemaTokens: number;
   /** Every tool of this server is always loaded for the model. */
   pinned: boolean;
+  /** OAuth applies (the server asked for sign-in, or holds one): only then are Sign in / Sign out offered. */
+  oauth: boolean;
 }
 
 export interface ConfigProblem {

@@ -1,13 +1,17 @@
 import type { AppError, Result, ServerEntry, ServerEntryView } from '../../../src-preload/contract';
 
+/** What a server's details show: its overview, its tools, its logs, or its edit form. */
+export type DetailTab = 'overview' | 'tools' | 'logs' | 'edit';
+
 /** What a server row can ask for; the servers view implements it over the Api and the store. */
 export interface ServerActions {
   reconnect: (name: string) => void;
   setEnabled: (name: string, enabled: boolean) => void;
   /** Always load this server's tools for the model (tools on demand). */
   setPinned: (name: string, pinned: boolean) => void;
-  showLogs: (name: string) => void;
-  showTools: (name: string) => void;
+  /** Open the server's details on a tab (beside the list, or under the row on a narrow window). */
+  select: (name: string, tab: DetailTab) => void;
+  close: () => void;
   /** The entry as written (env/header values masked): for the edit form and the trust card. */
   loadEntry: (name: string) => Promise<Result<ServerEntryView>>;
   /** Replace a servers.json entry; the core's message on failure. */
