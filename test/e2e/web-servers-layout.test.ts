@@ -101,7 +101,9 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       const list = (await page.getByRole('list', { name: 'Configured servers' }).boundingBox())!;
       const pane = (await page.getByRole('region', { name: 'About many' }).boundingBox())!;
       expect(pane.x).toBeGreaterThan(list.x + list.width);
-      expect(Math.abs(pane.y - list.y)).toBeLessThan(24);
+      // Beside the row that opened it, in view: not under the whole list.
+      expect(pane.y).toBeGreaterThanOrEqual(0);
+      expect(pane.y).toBeLessThan(300);
       expect((await tools.boundingBox())!.x).toBeGreaterThan(list.x + list.width);
 
       await tools.getByRole('searchbox', { name: 'Filter the tools of many' }).fill('records-1');
@@ -205,7 +207,7 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       const names = () => page.locator('[data-server]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-server')));
       await poll(() => row(page, 'everything').getAttribute('data-state')).toBe('connected');
       const before = await names();
-      const written = JSON.parse(await readFile(join(app.home, 'servers.json'), 'utf8')) as { servers: Record<string, Record<string, unknown>> };
+      type Written = { servers: Record<string, Record<string, unknown>> };
       expect(before.indexOf('everything')).toBeLessThan(before.length - 1);
       // An edit restarts the server (a secret moving to the keychain does the same).
       await page.locator('[data-server="everything"]').getByRole('button', { name: 'More actions for everything' }).click();
@@ -213,7 +215,7 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       const form = page.getByRole('form', { name: 'Edit everything' });
       await form.getByLabel('Tool timeout').fill('90');
       await form.getByRole('button', { name: 'Save changes' }).click();
-      await poll(async () => (JSON.parse(await readFile(join(app.home, 'servers.json'), 'utf8')) as typeof written).servers.everything?.toolTimeout).toBe(90);
+      await poll(async () => (JSON.parse(await readFile(join(app.home, 'servers.json'), 'utf8')) as Written).servers.everything?.toolTimeout).toBe(90);
       await poll(() => row(page, 'everything').getAttribute('data-state')).toBe('connected');
       expect(await names()).toEqual(before);
     } finally {

@@ -149,7 +149,6 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       expect(alphaPids).toHaveLength(1);
       expect(await pidsWith('marker-beta-1')).toHaveLength(1);
 
-      const beta = row(page, 'beta');
       await menuAction(page, 'beta', 'Edit');
       const form = page.getByRole('form', { name: 'Edit beta' });
       expect(await form.getByLabel('Argument 3', { exact: true }).inputValue()).toBe('marker-beta-1');
