@@ -1,4 +1,14 @@
-import type { AppError, Result, ServerEntry, ServerEntryView } from '../../../src-preload/contract';
+import type { AppError, InstalledBundleView, Result, ServerEntry, ServerEntryView, TrustApprovalView } from '../../../src-preload/contract';
+
+/** Whose a server's entry is: what may be done with it here follows from that. */
+export interface ServerOwnership {
+  /** Defined in Switchboard's own servers.json: editable here. Otherwise the project's file is. */
+  own: boolean;
+  /** Set when the server was installed from a .mcpb bundle: it is uninstalled rather than edited. */
+  bundle?: InstalledBundleView;
+  /** The stored approval of this project server, if it has one. */
+  approval?: TrustApprovalView;
+}
 
 /** What a server's details show: its overview, its tools, its logs, or its edit form. */
 export type DetailTab = 'overview' | 'tools' | 'logs' | 'edit';
