@@ -201,12 +201,16 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
     }
   });
 
-  it('keeps a server in its place in the list after its entry changes', async () => {
+  it('lists servers in name order and keeps a server in its place after its entry changes', async () => {
     const page = await open(1280);
     try {
       const names = () => page.locator('[data-server]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-server')));
       await poll(() => row(page, 'everything').getAttribute('data-state')).toBe('connected');
       const before = await names();
+      // In name order, not in the order the core happened to start them (servers.json lists "everything" first):
+      // the order a restarted server cannot leave.
+      expect(before).toEqual([...before].sort((a, b) => a!.localeCompare(b!, undefined, { numeric: true, sensitivity: 'base' })));
+      expect(before[0]).toBe('broken');
       type Written = { servers: Record<string, Record<string, unknown>> };
       expect(before.indexOf('everything')).toBeLessThan(before.length - 1);
       // An edit restarts the server (a secret moving to the keychain does the same).
