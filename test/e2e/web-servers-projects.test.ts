@@ -141,6 +141,29 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
     }
   });
 
+  it('shows a project server as needing approval from the first list on, never as waiting to start', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
+    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { early: { command: process.execPath, args: [everything, 'stdio'] } } }));
+    const app = await startWebApp(async (home) => writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [folder] })));
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      const shown: string[] = [];
+      // Every state of "early" the page was ever sent: the first list and each change after it.
+      page.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          for (const match of String(payload).matchAll(/"name":"early"[^}]*?"state":"(\w+)"/g)) shown.push(match[1]!);
+        }),
+      );
+      await page.goto(app.url);
+      await poll(stateOf(page, 'early')).toBe('trust_required');
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.filter((state) => state !== 'trust_required')).toEqual([]);
+    } finally {
+      await app.stop();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(noKeychain !== undefined)('shows a rich list: connected, error with its reason, retrying, disabled, remote and awaiting approval', async () => {
     project = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
     await writeFile(join(project, '.mcp.json'), JSON.stringify(projectEntry('marker-rich'), null, 2));

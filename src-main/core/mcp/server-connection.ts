@@ -267,12 +267,8 @@ export class ServerConnection {
     await this.closeSession();
     if (generation !== this.generation) return;
     if (!this.config.enabled) return this.setState({ kind: 'disabled', reason: disabledReason(this.config) });
-    if (this.deps.launchGate) {
-      await this.deps.launchGate;
-      if (generation !== this.generation) return;
-    }
-
-    // Trust first: an unapproved project server must not even have its secrets read.
+    // Trust first: an unapproved project server must not even have its secrets read. Before the window's
+    // launch gate too, so it shows "Needs your approval" at once, not "waiting to start" (issue 23 item 10).
     if (this.config.kind === 'stdio' && !this.config.source.userWritten) {
       const trusted = this.deps.trust ? await this.deps.trust(this.config) : false;
       if (generation !== this.generation) return;
@@ -283,6 +279,11 @@ export class ServerConnection {
         });
       }
     }
+    if (this.deps.launchGate) {
+      await this.deps.launchGate;
+      if (generation !== this.generation) return;
+    }
+
     let config = this.config;
     if (this.deps.expand) {
       const expanded = await this.deps.expand(config);
