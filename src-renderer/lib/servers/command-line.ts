@@ -10,7 +10,7 @@ export type SplitLine = { ok: true; words: string[] } | { ok: false; message: st
 
 /**
  * `$NAME` and `${NAME}` stay as written: Switchboard's own `${secret:NAME}` and `${env:NAME}` are
- * expanded by the core under its provenance rules (SECURITY V1), never here.
+ * expanded by the core under its provenance rules, never here.
  */
 const keepVariable = (name: string): string => (name.includes(':') ? `\${${name}}` : `$${name}`);
 
