@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEverything } from '../fixtures/servers/everything-http';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { pageFor } from './support/page-for';
 import { startWebApp, type RunningWebApp } from './support/web-app';
 
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -41,11 +42,11 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
     await page.goto(app.url);
     await page.getByRole('list', { name: 'Configured servers' }).waitFor();
     return page;
-  }
+  }  const withPage = (test: (page: Page) => Promise<void>, ...size: Parameters<typeof open>) => pageFor(open(...size), test);
+
 
   it('splits a whole command line typed into Command into the command and its arguments, shown before saving', async () => {
-    const page = await open();
-    try {
+    await withPage(async (page) => {
       await page.getByRole('button', { name: 'Add server' }).click();
       const form = page.getByRole('form', { name: 'Add a server' });
       await form.getByLabel('Name', { exact: true }).fill('pasted-line');
@@ -63,14 +64,11 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
       await form.getByRole('button', { name: 'Add server' }).click();
       await poll(async () => (await written()).servers['pasted-line']).toEqual({ command: process.execPath, args: [everything, 'stdio'] });
       await poll(() => page.locator('[data-server="pasted-line"]').getAttribute('data-state')).toBe('connected');
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('refuses shell syntax in a command line by name, writing nothing: no shell would run it', async () => {
-    const page = await open();
-    try {
+    await withPage(async (page) => {
       const before = await readFile(serversJson(), 'utf8');
       await page.getByRole('button', { name: 'Add server' }).click();
       const form = page.getByRole('form', { name: 'Add a server' });
@@ -81,14 +79,11 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
       await poll(() => form.getByRole('alert').first().innerText()).toContain('"|" is shell syntax; Switchboard runs the command directly, without a shell');
       expect(await readFile(serversJson(), 'utf8')).toBe(before);
       expect(await page.locator('[data-server="piped"]').count()).toBe(0);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('edits the arguments as one line as well as a list', async () => {
-    const page = await open();
-    try {
+    await withPage(async (page) => {
       await page.getByRole('button', { name: 'Add server' }).click();
       const form = page.getByRole('form', { name: 'Add a server' });
       await form.getByRole('button', { name: 'Edit as one line' }).click();
@@ -101,14 +96,11 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
       expect(await form.getByLabel('Arguments as one line').inputValue()).toContain(`'postgres://me@db/app?x=a b'`);
       await form.getByRole('button', { name: 'Edit as a list' }).click();
       expect(await form.getByRole('textbox', { name: /^Argument \d+$/ }).evaluateAll((inputs) => inputs.map((i) => (i as HTMLInputElement).value))).toEqual(args);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('offers no Sign in or Sign out on a remote server that never used OAuth', async () => {
-    const page = await open();
-    try {
+    await withPage(async (page) => {
       await poll(() => page.locator('[data-server="plain"]').getAttribute('data-state')).toBe('connected');
       await page.getByRole('button', { name: 'Details of plain' }).click();
       const details = page.getByRole('region', { name: 'About plain' });
@@ -116,14 +108,11 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
       expect(await page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
       expect(await page.getByRole('button', { name: 'OAuth client…' }).count()).toBe(0);
       expect(await details.getByRole('region', { name: 'Sign-in' }).count()).toBe(0);
-    } finally {
-      await page.close();
-    }
+    });
   });
 
   it('names the exact line and column of invalid pasted JSON at once, and drops an error the text no longer has', async () => {
-    const page = await open();
-    try {
+    await withPage(async (page) => {
       await page.getByRole('button', { name: 'Paste JSON' }).click();
       const snippet = page.getByLabel('Snippet');
       await snippet.fill('{\n  "mcpServers": {\n    "memo": { "command" "node" }\n  }\n}');
@@ -141,8 +130,6 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
       await page.locator('[data-server="memo"]').waitFor();
       // A success note goes by itself.
       await poll(() => added.count()).toBe(0);
-    } finally {
-      await page.close();
-    }
+    });
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
+import { pageFor } from './support/page-for';
 import { startWebApp, type RunningWebApp } from './support/web-app';
 
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -48,13 +49,13 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
     await page.goto(app.url);
     await page.getByRole('list', { name: 'Configured servers' }).waitFor();
     return page;
-  }
+  }  const withPage = (test: (page: Page) => Promise<void>, ...size: Parameters<typeof open>) => pageFor(open(...size), test);
+
   const row = (page: Page, name: string) => page.locator(`[data-server="${name}"]`);
 
   // First: the late server waits for its trigger, and the Logs pane must be open before it fires.
   it('fills an open Logs pane when stderr arrives, and shows the last stderr lines under the fix that promises them', async () => {
-    const page = await open(1280);
-    try {
+    await withPage(async (page) => {
       expect(await row(page, 'late').getAttribute('data-state')).toBe('connecting');
       await row(page, 'late').getByRole('button', { name: 'Logs', exact: true }).click();
       const logs = page.getByRole('region', { name: 'Logs of late' });
@@ -65,14 +66,11 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await poll(() => row(page, 'broken').getByTestId('diagnosis').innerText()).toContain('its last stderr lines are below');
       await poll(() => row(page, 'broken').getByTestId('stderr-tail').innerText()).toContain('fatal: API_KEY is not set');
       await page.screenshot({ path: 'test-results/servers-layout-live-logs.png' });
-    } finally {
-      await page.close();
-    }
+    }, 1280);
   });
 
   it('keeps each row to one line of state with its secondary actions in a menu, and names the config file once', async () => {
-    const page = await open(1280);
-    try {
+    await withPage(async (page) => {
       await poll(() => row(page, 'everything').getAttribute('data-state')).toBe('connected');
       const everythingRow = row(page, 'everything');
       expect((await everythingRow.boundingBox())!.height).toBeLessThan(56);
@@ -86,14 +84,11 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       // The one place the file is named, besides its details.
       expect(await page.getByText(join(app.home, 'servers.json')).count()).toBe(1);
       await page.screenshot({ path: 'test-results/servers-layout-rows.png' });
-    } finally {
-      await page.close();
-    }
+    }, 1280);
   });
 
   it('opens Tools beside the list on a wide window, with a filter and descriptions folded at whole lines', async () => {
-    const page = await open(1280);
-    try {
+    await withPage(async (page) => {
       await poll(() => row(page, 'many').getAttribute('data-state')).toBe('connected');
       await row(page, 'many').getByRole('button', { name: 'Tools', exact: true }).click();
       const tools = page.getByRole('region', { name: 'Tools of many' });
@@ -121,14 +116,11 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await tools.locator('[data-tool="many__records-01"]').getByRole('button', { name: 'More' }).click();
       expect(await folded.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
       await page.screenshot({ path: 'test-results/servers-layout-tools-beside.png' });
-    } finally {
-      await page.close();
-    }
+    }, 1280);
   });
 
   it('gives a multi-line string default a text area in the tool form', async () => {
-    const page = await open(1280);
-    try {
+    await withPage(async (page) => {
       await poll(() => row(page, 'many').getAttribute('data-state')).toBe('connected');
       await row(page, 'many').getByRole('button', { name: 'Tools', exact: true }).click();
       const tool = page.locator('[data-tool="many__play-score"]');
@@ -137,14 +129,11 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await field.waitFor();
       expect(await field.evaluate((el) => el.tagName)).toBe('TEXTAREA');
       expect(await field.inputValue()).toBe('X:1\nT:Speed the Plough\nM:4/4\nK:G\nGABc dedB|');
-    } finally {
-      await page.close();
-    }
+    }, 1280);
   });
 
   it('shows the details in place under the row on a narrow window, with the reason and fix across the row', async () => {
-    const page = await open(860);
-    try {
+    await withPage(async (page) => {
       await poll(() => row(page, 'many').getAttribute('data-state')).toBe('connected');
       await row(page, 'many').getByRole('button', { name: 'Tools', exact: true }).click();
       await row(page, 'many').getByRole('region', { name: 'Tools of many' }).waitFor();
@@ -154,14 +143,11 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await page.setViewportSize({ width: 900, height: 900 });
       expect((await why.boundingBox())!.width).toBeGreaterThan(500);
       await page.screenshot({ path: 'test-results/servers-layout-narrow.png', fullPage: true });
-    } finally {
-      await page.close();
-    }
+    }, 860);
   });
 
   it('scrolls to a server just added and marks it', async () => {
-    const page = await open(1280, 720);
-    try {
+    await withPage(async (page) => {
       await page.getByRole('button', { name: 'Add server' }).click();
       const form = page.getByRole('form', { name: 'Add a server' });
       await form.getByLabel('Name', { exact: true }).fill('zz-new');
@@ -177,14 +163,11 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
           return box.top >= 0 && box.bottom <= window.innerHeight;
         }),
       ).toBe(true);
-    } finally {
-      await page.close();
-    }
+    }, 1280, 720);
   });
 
   it("keeps the browser's Back inside the app: it returns to the previous page", async () => {
-    const page = await open(1280);
-    try {
+    await withPage(async (page) => {
       const nav = page.getByRole('navigation', { name: 'Main' });
       await nav.getByRole('button', { name: 'Secrets', exact: true }).click();
       await page.getByRole('heading', { name: 'Secrets', exact: true }).waitFor();
@@ -196,14 +179,11 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await page.goBack();
       await page.getByRole('list', { name: 'Configured servers' }).waitFor();
       expect(new URL(page.url()).origin).toBe(new URL(app.url).origin);
-    } finally {
-      await page.close();
-    }
+    }, 1280);
   });
 
   it('lists servers in name order and keeps a server in its place after its entry changes', async () => {
-    const page = await open(1280);
-    try {
+    await withPage(async (page) => {
       const names = () => page.locator('[data-server]').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-server')));
       await poll(() => row(page, 'everything').getAttribute('data-state')).toBe('connected');
       const before = await names();
@@ -222,8 +202,6 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await poll(async () => (JSON.parse(await readFile(join(app.home, 'servers.json'), 'utf8')) as Written).servers.everything?.toolTimeout).toBe(90);
       await poll(() => row(page, 'everything').getAttribute('data-state')).toBe('connected');
       expect(await names()).toEqual(before);
-    } finally {
-      await page.close();
-    }
+    }, 1280);
   });
 });
