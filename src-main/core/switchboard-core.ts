@@ -214,7 +214,11 @@ export class SwitchboardCore {
   snapshot(): ServersSnapshot {
     const loading = this.chat.loading;
     const servers = this.mcp.statuses().map((s) => ({
-      ...serverView(s, this.shadowed[s.name] ?? [], { schemaTokens: loading.serverTokens(s.name), pinned: this.mcp.settings.isServerPinned(s.name) }),
+      ...serverView(s, this.shadowed[s.name] ?? [], {
+        schemaTokens: loading.serverTokens(s.name),
+        pinned: this.mcp.settings.isServerPinned(s.name),
+        oauth: s.transport !== 'stdio' && (s.state.kind === 'needs_auth' || this.signIn.appliesTo(s.name)),
+      }),
       ...(s.state.kind === 'trust_required' ? { reads: entryReads(s.config) } : {}),
     }));
     return { servers, problems: this.problems, status: aggregateStatus(servers, this.mcpDisabled), configPath: this.configPath, toolBudget: loading.budgetView() };

@@ -51,6 +51,8 @@ export interface ServerView {
   schemaTokens: number;
   /** Every tool of this server is always loaded for the model. */
   pinned: boolean;
+  /** OAuth applies (the server asked for sign-in, or holds one): only then are Sign in / Sign out offered. */
+  oauth: boolean;
   /** While it waits for approval: every variable and secret its entry reads, field by field (SECURITY V1). */
   reads?: EntryRead[];
 }

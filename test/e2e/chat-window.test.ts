@@ -250,7 +250,9 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
       await writeFile(join(app.home, 'shifty-description.txt'), `Looks things up.${HIDDEN}`);
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Servers' }).click();
       const shifty = page.locator('[data-server="shifty"]');
-      await shifty.getByRole('button', { name: 'Reconnect' }).click();
+      // Reconnect is a secondary action, in the row's menu (issue 23).
+      await shifty.getByRole('button', { name: 'More actions for shifty' }).click();
+      await page.getByRole('menuitem', { name: 'Reconnect' }).click();
       // Done when the server's tool list (fetched anew each time) carries the new description.
       await expect
         .poll(

@@ -73,7 +73,8 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
     await page.screenshot({ path: 'test-results/bundle-connected.png', fullPage: true });
 
     // Uninstall from its row: files and keychain entry go.
-    await row(page, 'hello-bundle').getByRole('button', { name: 'Uninstall' }).click();
+    await row(page, 'hello-bundle').getByRole('button', { name: 'More actions for hello-bundle' }).click();
+    await page.getByRole('menuitem', { name: 'Uninstall' }).click();
     await row(page, 'hello-bundle').getByRole('group').getByRole('button', { name: 'Uninstall' }).click();
     await poll(() => row(page, 'hello-bundle').count()).toBe(0);
     expect(await vault.get('bundle.hello-bundle.api_key')).toBeUndefined();

@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { keychainServiceFor, KeytarVault } from '../../src-main/core/secrets/keytar-vault';
+import { MCP_SCOPE, startAuthorizationServer } from '../fixtures/oauth/authorization-server';
+import { startProtectedMcpServer } from '../fixtures/oauth/protected-mcp-server';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { startWebApp } from './support/web-app';
 
@@ -22,14 +24,18 @@ describe.skipIf(missing !== undefined)('entering a pre-registered OAuth client (
 
   it('keeps the client secret in the keychain only, and removing the client says so exactly', async () => {
     const secret = `client_secret_canary_${randomBytes(8).toString('hex')}`;
-    // Nothing listens on port 9: the server stays unconnected, which is all the form needs.
-    const servers = { servers: { docs: { url: 'http://127.0.0.1:9/mcp', transport: 'streamable-http' } } };
+    // A server that asks for sign-in: the OAuth client form is offered only where OAuth applies (issue 23 item 6).
+    const as = await startAuthorizationServer();
+    const docs = await startProtectedMcpServer({ name: 'docs', issuer: as.issuer, jwksUri: as.jwksUri, scope: MCP_SCOPE });
+    const servers = { servers: { docs: { url: docs.url, transport: 'streamable-http' } } };
     const app = await startWebApp(async (home) => writeFile(join(home, 'servers.json'), JSON.stringify(servers)));
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
       const received: string[] = [];
       page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => received.push(String(payload))));
       await page.goto(app.url);
+      await expect.poll(() => page.locator('[data-server="docs"]').getAttribute('data-state'), { timeout: 20_000 }).toBe('needs_auth');
+      await page.getByRole('button', { name: 'Details of docs' }).click();
       const actions = page.locator('[data-auth-server="docs"]');
       await actions.getByRole('button', { name: 'OAuth client…' }).click();
       const form = page.getByRole('form', { name: 'OAuth client for docs' });
@@ -55,6 +61,8 @@ describe.skipIf(missing !== undefined)('entering a pre-registered OAuth client (
       await expect.poll(() => form.getByRole('alert').innerText()).toBe('docs has no client ID entered');
     } finally {
       await app.stop();
+      await docs.close();
+      await as.close();
     }
   });
 });

@@ -72,10 +72,16 @@ describe.skipIf(missing !== undefined)('remote sign-in buttons in web mode (Chro
 
   const row = (name: string) => page.locator(`[data-server="${name}"]`);
   const actions = (name: string) => page.locator(`[data-auth-server="${name}"]`);
+  /** Sign-in lives in a server's details (issue 23): open them once per server. */
+  const openDetails = async (name: string) => {
+    const toggle = page.getByRole('button', { name: `Details of ${name}` });
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+  };
   const opened = async () => (await readFile(openedFile, 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
   it('a server that needs sign-in shows Sign in; Cancel shows while the flow waits and ends it', async () => {
     await expect.poll(() => row('good').getAttribute('data-state'), { timeout: 20_000 }).toBe('needs_auth');
+    await openDetails('good');
     await actions('good').getByRole('button', { name: 'Sign in' }).click();
     const cancel = actions('good').getByRole('button', { name: 'Cancel sign-in' });
     await cancel.waitFor();
@@ -114,6 +120,7 @@ describe.skipIf(missing !== undefined)('remote sign-in buttons in web mode (Chro
 
   it('shows a refused sign-in exactly as the core words it', async () => {
     await expect.poll(() => row('bad').getAttribute('data-state'), { timeout: 20_000 }).toBe('needs_auth');
+    await openDetails('bad');
     const before = (await opened()).length;
     await actions('bad').getByRole('button', { name: 'Sign in' }).click();
     const alert = actions('bad').getByRole('alert');

@@ -92,9 +92,12 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
       expect(await card.locator('[data-field="source"]').innerText()).toBe(join(project, '.mcp.json'));
       expect(await card.innerText()).not.toContain('value-in-file');
       // A project's file is the project's: no edit, remove or switch here.
-      expect(await proj.getByRole('button', { name: 'Edit' }).count()).toBe(0);
-      expect(await proj.getByRole('button', { name: 'Remove' }).count()).toBe(0);
-      expect(await proj.innerText()).toContain('Defined in this project file: change or remove it there.');
+      await proj.getByRole('button', { name: 'More actions for proj' }).click();
+      const menu = page.getByRole('menu', { name: 'More actions for proj' });
+      expect(await menu.getByRole('menuitem', { name: 'Edit' }).count()).toBe(0);
+      expect(await menu.getByRole('menuitem', { name: 'Remove' }).count()).toBe(0);
+      await menu.getByRole('menuitem', { name: 'Details' }).click();
+      await poll(() => page.getByRole('region', { name: 'About proj' }).innerText()).toContain('Defined in this project file: change or remove it there.');
       await proj.screenshot({ path: 'test-results/servers-trust-card.png' });
       expect(await pidsWith('marker-proj-1')).toEqual([]);
 
@@ -103,13 +106,15 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
       expect(await stateOf(page, 'proj')()).toBe('trust_required');
       expect(await pidsWith('marker-proj-1')).toEqual([]);
 
-      await proj.getByRole('button', { name: 'Review' }).click();
+      await proj.getByRole('button', { name: 'More actions for proj' }).click();
+      await page.getByRole('menuitem', { name: 'Review' }).click();
       await card.getByRole('button', { name: 'Approve and run' }).click();
       await poll(stateOf(page, 'proj')).toBe('connected');
       expect(await pidsWith('marker-proj-1')).toHaveLength(1);
       await poll(() => projects.getByRole('list', { name: 'Approved project servers' }).innerText()).toContain(join(project, '.mcp.json'));
 
-      await proj.getByRole('button', { name: 'Revoke approval' }).click();
+      await proj.getByRole('button', { name: 'More actions for proj' }).click();
+      await page.getByRole('menuitem', { name: 'Revoke approval' }).click();
       await poll(stateOf(page, 'proj')).toBe('trust_required');
       await poll(() => pidsWith('marker-proj-1')).toEqual([]);
       expect(await projects.getByRole('list', { name: 'Approved project servers' }).count()).toBe(0);
@@ -173,6 +178,29 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
     }
   });
 
+  it('shows a project server as needing approval from the first list on, never as waiting to start', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
+    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { early: { command: process.execPath, args: [everything, 'stdio'] } } }));
+    const app = await startWebApp(async (home) => writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [folder] })));
+    try {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      const shown: string[] = [];
+      // Every state of "early" the page was ever sent: the first list and each change after it.
+      page.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          for (const match of String(payload).matchAll(/"name":"early"[^}]*?"state":"(\w+)"/g)) shown.push(match[1]!);
+        }),
+      );
+      await page.goto(app.url);
+      await poll(stateOf(page, 'early')).toBe('trust_required');
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.filter((state) => state !== 'trust_required')).toEqual([]);
+    } finally {
+      await app.stop();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(noKeychain !== undefined)('shows a rich list: connected, error with its reason, retrying, disabled, remote and awaiting approval', async () => {
     project = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
     await writeFile(join(project, '.mcp.json'), JSON.stringify(projectEntry('marker-rich'), null, 2));
@@ -198,7 +226,7 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
       await poll(stateOf(page, 'proj')).toBe('trust_required');
       expect(await stateOf(page, 'notes')()).toBe('disabled');
       expect(await row(page, 'github').innerText()).toContain('command not found: definitely-not-installed-mcp');
-      expect(await row(page, 'remote').innerText()).toContain(join(app.home, 'servers.json'));
+      expect(await row(page, 'remote').innerText()).not.toContain(join(app.home, 'servers.json'));
       await row(page, 'proj').getByRole('region', { name: 'Approve proj' }).locator('[data-field="source"]').waitFor();
       // It dies a second after each start, so it spends most of its time waiting for the next attempt.
       await poll(() => row(page, 'flaky').innerText()).toMatch(/Retrying in \d+ s \(at /);

@@ -48,7 +48,10 @@ describe.skipIf(missing !== undefined)('servers view in web mode (Chromium)', ()
       await expect.poll(() => rows.count()).toBe(2);
       const everythingRow = page.locator('[data-server="everything"]');
       await expect.poll(() => everythingRow.getAttribute('data-state'), { timeout: 20_000 }).toBe('connected');
-      expect(await everythingRow.innerText()).toContain(join(app.home, 'servers.json'));
+      // Its file is named in its details, not on every row (issue 23 item 5).
+      expect(await everythingRow.innerText()).not.toContain(join(app.home, 'servers.json'));
+      await page.getByRole('button', { name: 'Details of everything' }).click();
+      await expect.poll(() => page.getByRole('region', { name: 'About everything' }).locator('[data-field="config-file"]').innerText()).toBe(join(app.home, 'servers.json'));
       expect(await page.locator('[data-server="notes"]').getAttribute('data-state')).toBe('disabled');
       expect(await page.getByTestId('aggregate-status').innerText()).toBe('MCP 1/1');
 

@@ -77,9 +77,11 @@ describe.skipIf(missing !== undefined)('tools on demand in web mode (Chromium, r
       await page.getByTestId('budget-threshold').fill('1000');
       await budget.getByRole('button', { name: 'Save' }).click();
       await expect.poll(() => budget.getAttribute('data-over')).toBe('true');
-      expect(await page.getByTestId('budget-warning').innerText()).toMatch(/^The enabled tools take [\d,]+ tokens, over your budget of 1,000 tokens\. The chat sends no pinned tools and a search tool/);
+      expect(await page.getByTestId('budget-warning').innerText()).toMatch(/^The enabled tools take [\d,]+ tokens, over your budget of 1,000 tokens\. The chat sends no always-loaded tools and a search tool/);
+      // The row beside an open details pane keeps only its name and actions: close the pane to reach the switch.
+      await page.getByRole('button', { name: 'Close the details' }).click();
       await page.getByLabel('Always load the tools of memory').check();
-      await expect.poll(() => page.getByTestId('budget-warning').innerText()).toMatch(/The chat sends \d+ pinned tools \([\d,]+ tokens\) and a search tool/);
+      await expect.poll(() => page.getByTestId('budget-warning').innerText()).toMatch(/The chat sends \d+ always-loaded tools \([\d,]+ tokens\) and a search tool/);
       await shot(page, 'tools-on-demand-servers');
 
       await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();

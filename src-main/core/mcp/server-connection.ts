@@ -270,12 +270,8 @@ export class ServerConnection {
     await this.closeSession();
     if (generation !== this.generation) return;
     if (!this.config.enabled) return this.setState({ kind: 'disabled', reason: disabledReason(this.config) });
-    if (this.deps.launchGate) {
-      await this.deps.launchGate;
-      if (generation !== this.generation) return;
-    }
-
     // Trust first: an unapproved project server, local or remote, must not even have its secrets read (SECURITY P1).
+    // Before the window's launch gate too, so it shows "Needs your approval" at once, not "waiting to start".
     if (!this.config.source.userWritten) {
       const trusted = this.deps.trust ? await this.deps.trust(this.config) : false;
       if (generation !== this.generation) return;
@@ -283,6 +279,11 @@ export class ServerConnection {
         return this.setState({ kind: 'trust_required', reason: trustRequiredReason(this.config) });
       }
     }
+    if (this.deps.launchGate) {
+      await this.deps.launchGate;
+      if (generation !== this.generation) return;
+    }
+
     let config = this.config;
     if (this.deps.expand) {
       const expanded = await this.deps.expand(config);

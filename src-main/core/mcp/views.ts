@@ -11,7 +11,11 @@ import { diagnoseServer } from '../diagnosis/server-diagnosis';
 import type { ServerStatus } from './mcp-manager';
 
 /** Serializable views for the UI; only plain data leaves the core. */
-export function serverView(status: ServerStatus, shadowed: string[] = [], tools: { schemaTokens: number; pinned: boolean } = { schemaTokens: 0, pinned: false }): ServerView {
+export function serverView(
+  status: ServerStatus,
+  shadowed: string[] = [],
+  extra: { schemaTokens: number; pinned: boolean; oauth?: boolean } = { schemaTokens: 0, pinned: false },
+): ServerView {
   const { state, config } = status;
   return {
     name: status.name,
@@ -26,8 +30,9 @@ export function serverView(status: ServerStatus, shadowed: string[] = [], tools:
     toolCount: status.toolCount,
     ...(status.pendingTools ? { toolsPending: true } : {}),
     shadowed,
-    schemaTokens: tools.schemaTokens,
-    pinned: tools.pinned,
+    schemaTokens: extra.schemaTokens,
+    pinned: extra.pinned,
+    oauth: extra.oauth === true,
   };
 }
 

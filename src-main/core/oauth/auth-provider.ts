@@ -176,6 +176,7 @@ export class SwitchboardAuthProvider implements OAuthClientProvider {
     let stored = await this.deps.store.readTokens(binding);
     if (!stored) return undefined;
     const session = this.deps.store.session(this.name);
+    session.heldTokens = true;
     if (stored.tokens.refresh_token && !session.stepUpPending && stored.expiresAt !== undefined && stored.expiresAt - this.deps.store.clock.now() < REFRESH_AHEAD_MS) {
       stored = await this.refreshAhead(binding, stored.tokens.refresh_token);
       if (!stored) return undefined;

@@ -49,6 +49,8 @@ export interface ServerSession {
   stepUpMethod?: string;
   /** The last 401 challenge a connection met (O1): the next sign-in starts from it. */
   challenge?: { scope?: string; resourceMetadataUrl?: string; scheme?: string };
+  /** Tokens were found for it in this run: OAuth applies, so the UI offers Sign out (issue 23 item 6). */
+  heldTokens?: boolean;
 }
 
 const digest = (...parts: string[]): string => createHash('sha256').update(parts.join('\u0000')).digest('hex').slice(0, 40);

@@ -70,6 +70,12 @@ export class SignInService {
     return provider;
   };
 
+  /** OAuth applies to the server: it answered 401 with a challenge, or tokens were found for it in this run. */
+  appliesTo(server: string): boolean {
+    const session = this.store.session(server);
+    return session.challenge !== undefined || session.heldTokens === true;
+  }
+
   isRunning(server: string): boolean {
     return this.running.has(server);
   }

@@ -30,12 +30,9 @@ export function formPayload(fields: BundleFieldView[], inputs: Record<string, Fi
   const secrets: Record<string, string> = {};
   for (const field of fields) {
     const input = inputs[field.key];
-    if (field.type === 'boolean') {
-      values[field.key] = input === true;
-      continue;
-    }
     const text = typeof input === 'string' ? input : '';
-    if (field.sensitive) {
+    if (field.type === 'boolean') values[field.key] = input === true;
+    else if (field.sensitive) {
       if (text !== '') secrets[field.key] = text;
     } else if (field.multiple) {
       values[field.key] = text.split('\n').map((s) => s.trim()).filter(Boolean);

@@ -43,4 +43,21 @@ export function previewSnippet(text: string): { name: string; entry: ServerEntry
   return entries.length > 0 ? entries : undefined;
 }
 
+/**
+ * Why a pasted snippet has nothing to preview, named exactly and at once (issue 23 item 7): a syntax
+ * error with its line and column, or a shape that is not named servers. Undefined while empty or previewable.
+ */
+export function pasteProblem(text: string): string | undefined {
+  if (text.trim() === '') return undefined;
+  const doc = readServersDocument(text, { bare: true });
+  if (!doc.ok) {
+    if (doc.fault === 'syntax') return `Not valid JSON yet: line ${doc.line}, column ${doc.column}: ${doc.reason}.`;
+    if (doc.fault === 'top') return 'The snippet must be a JSON object: {"mcpServers": {"name": {...}}} or {"name": {...}}.';
+    return `"${doc.key}" must be an object of named servers.`;
+  }
+  if (!doc.key && ('command' in doc.top || 'url' in doc.top)) return 'This is one server entry without its name: wrap it as {"name": {...}}.';
+  if (Object.keys(doc.entries).length === 0) return 'No servers in this snippet.';
+  return undefined;
+}
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

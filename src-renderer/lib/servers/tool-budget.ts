@@ -14,9 +14,12 @@ export const modeLabels: Record<ToolLoadingMode, string> = {
 
 /** What the chat does with the tools now, in one sentence. */
 export function loadingSentence(view: ToolBudgetView): string {
-  const pinned = view.pinnedTools === 0 ? 'no pinned tools' : `${view.pinnedTools} pinned ${view.pinnedTools === 1 ? 'tool' : 'tools'} (${tokensText(view.pinnedTokens)})`;
+  // One wording for one setting: the rows' and the tools panel's "always loaded" (issue 23 item 10).
+  const pinned =
+    view.pinnedTools === 0 ? 'no always-loaded tools' : `${view.pinnedTools} always-loaded ${view.pinnedTools === 1 ? 'tool' : 'tools'} (${tokensText(view.pinnedTokens)})`;
   if (view.onDemand) return `The chat sends ${pinned} and a search tool; the model loads the others when it needs them.`;
-  return `The chat sends all ${view.enabledTools} enabled ${view.enabledTools === 1 ? 'tool' : 'tools'} on every turn.`;
+  if (view.enabledTools === 1) return 'The chat sends its one enabled tool on every turn.';
+  return `The chat sends all ${view.enabledTools} enabled tools on every turn.`;
 }
 
 /** The warning when the enabled catalog passes the budget; none under it. */

@@ -2,7 +2,7 @@
  * Screenshots of every scene of the UI tour in light and dark, for review and for the README:
  *   npm run build && bash test/with-keychain.sh npx tsx test/e2e/support/screenshots.ts <folder> [--size WxH] [scene…]
  * Writes <folder>/<theme>/<scene>.png: the whole page, or with --size just that window (the README's
- * are --size 1100x1000). The theme is the browser's colour scheme (the app follows it).
+ * are --size 1280x860 of servers-tools and chat-conversation). The theme is the browser's colour scheme (the app follows it).
  */
 import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';

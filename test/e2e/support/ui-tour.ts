@@ -60,6 +60,12 @@ export interface Scene {
 const nav = (page: Page, name: string) => page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name, exact: true }).click();
 const dialog = (page: Page) => page.getByTestId('approval-dialog');
 
+/** A row's secondary action, from its menu (the row itself shows state, Tools and Logs). */
+export async function rowAction(page: Page, server: string, action: string): Promise<void> {
+  await page.locator(`[data-server="${server}"]`).getByRole('button', { name: `More actions for ${server}` }).click();
+  await page.getByRole('menu', { name: `More actions for ${server}` }).getByRole('menuitem', { name: action, exact: true }).click();
+}
+
 async function connected(page: Page, name: string): Promise<void> {
   await page.locator(`[data-server="${name}"][data-state="connected"]`).waitFor(WAIT);
 }
@@ -122,17 +128,30 @@ export const scenes: Scene[] = [
   {
     name: 'servers-edit',
     show: async (page) => {
-      const row = page.locator('[data-server="broken"]');
-      await row.getByRole('button', { name: 'Edit', exact: true }).click();
-      await row.getByRole('form').waitFor(WAIT);
+      await rowAction(page, 'broken', 'Edit');
+      await page.getByRole('form', { name: 'Edit broken' }).waitFor(WAIT);
     },
   },
   {
     name: 'servers-remove',
     show: async (page) => {
-      const row = page.locator('[data-server="broken"]');
-      await row.getByRole('button', { name: 'Remove', exact: true }).click();
-      await row.getByRole('group', { name: 'Remove broken?' }).waitFor(WAIT);
+      await rowAction(page, 'broken', 'Remove');
+      await page.locator('[data-server="broken"]').getByRole('group', { name: 'Remove broken?' }).waitFor(WAIT);
+    },
+  },
+  {
+    name: 'servers-details',
+    show: async (page) => {
+      await page.locator('[data-server="broken"]:not([data-state="connecting"])').waitFor(WAIT);
+      await page.getByRole('button', { name: 'Details of broken' }).click();
+      await page.getByRole('region', { name: 'About broken' }).locator('[data-field="command"]').waitFor(WAIT);
+    },
+  },
+  {
+    name: 'servers-menu',
+    show: async (page) => {
+      await page.locator('[data-server="everything"]').getByRole('button', { name: 'More actions for everything' }).click();
+      await page.getByRole('menu').waitFor(WAIT);
     },
   },
   {

@@ -12,7 +12,7 @@ vi.mock('electron', () => import('./test-electron'));
 const assetsDir = resolve(import.meta.dirname, '../../../assets');
 
 function server(name: string, state: ServerView['state'], reason?: string): ServerView {
-  return { name, transport: 'stdio', source: '/home/me/.config/Switchboard/servers.json', enabled: state !== 'disabled', state, toolCount: 0, shadowed: [], schemaTokens: 0, pinned: false, ...(reason ? { reason } : {}) };
+  return { name, transport: 'stdio', source: '/home/me/.config/Switchboard/servers.json', enabled: state !== 'disabled', state, toolCount: 0, shadowed: [], schemaTokens: 0, pinned: false, oauth: false, ...(reason ? { reason } : {}) };
 }
 
 function snapshotOf(servers: ServerView[], problems: ServersSnapshot['problems'] = []): ServersSnapshot {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { previewSnippet, summarizeEntry } from '../../../src-renderer/lib/servers/entry-summary';
+import { pasteProblem, previewSnippet, summarizeEntry } from '../../../src-renderer/lib/servers/entry-summary';
 
 describe('summarizeEntry', () => {
   it('shows a local entry in full, with env names only', () => {
@@ -39,5 +39,23 @@ describe('previewSnippet', () => {
     expect(previewSnippet('{"a": ')).toBeUndefined();
     expect(previewSnippet('[1]')).toBeUndefined();
     expect(previewSnippet('{}')).toBeUndefined();
+  });
+});
+
+describe('pasteProblem', () => {
+  it('names the line and column of a syntax error at once', () => {
+    expect(pasteProblem('{\n  "mcpServers": {\n    "memo": { "command" "node" }\n  }\n}')).toBe('Not valid JSON yet: line 3, column 25: colon expected.');
+  });
+
+  it('says what shape is wanted when the JSON is valid but names no servers', () => {
+    expect(pasteProblem('[1]')).toContain('must be a JSON object');
+    expect(pasteProblem('{"command": "npx"}')).toContain('without its name');
+    expect(pasteProblem('{"mcpServers": 3}')).toBe('"mcpServers" must be an object of named servers.');
+    expect(pasteProblem('{}')).toBe('No servers in this snippet.');
+  });
+
+  it('has nothing to say about an empty box or a good snippet', () => {
+    expect(pasteProblem('  ')).toBeUndefined();
+    expect(pasteProblem('{"mcpServers": {"a": {"command": "npx"}}}')).toBeUndefined();
   });
 });

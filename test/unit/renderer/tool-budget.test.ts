@@ -25,8 +25,9 @@ describe('the tool budget texts', () => {
   it('warns only over the budget, saying what the chat does', () => {
     expect(overBudgetWarning(view({}))).toBeUndefined();
     expect(loadingSentence(view({}))).toBe('The chat sends all 30 enabled tools on every turn.');
+    expect(loadingSentence(view({ enabledTools: 1 }))).toBe('The chat sends its one enabled tool on every turn.');
     expect(overBudgetWarning(view({ enabledTokens: 25_000, overBudget: true, onDemand: true, pinnedTools: 2, pinnedTokens: 300 }))).toBe(
-      'The enabled tools take 25,000 tokens, over your budget of 10,000 tokens. The chat sends 2 pinned tools (300 tokens) and a search tool; the model loads the others when it needs them.',
+      'The enabled tools take 25,000 tokens, over your budget of 10,000 tokens. The chat sends 2 always-loaded tools (300 tokens) and a search tool; the model loads the others when it needs them.',
     );
     expect(overBudgetWarning(view({ enabledTokens: 25_000, overBudget: true, mode: 'all' }))).toBe(
       'The enabled tools take 25,000 tokens, over your budget of 10,000 tokens. Every turn still sends them all: choose "On demand when over the budget" to load tools on demand, or turn some tools off.',
