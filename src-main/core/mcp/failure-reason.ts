@@ -2,7 +2,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CredentialsRequiredError } from '../oauth/credentials-needed';
 import { KeychainUnavailableError } from '../secrets/keytar-vault';
-import type { ServerConfig, StdioServerConfig } from '../config/server-config';
+import type { ServerConfig } from '../config/server-config';
 import type { ChildExit } from './stdio-transport';
 import { transportErrorCode } from './transport-errors';
 
