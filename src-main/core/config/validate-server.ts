@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { serverName } from '../../../src-preload/contract';
 import { hasReference } from './expand';
+import { parseSandboxFields } from './sandbox-config';
 import {
   DEFAULT_CONNECT_TIMEOUT_S,
   DEFAULT_TOOL_TIMEOUT_S,
@@ -73,6 +74,8 @@ export function validateServerEntry(name: string, raw: unknown, source: ConfigSo
   } as const;
 
   if (entry.command !== undefined) {
+    const sandbox = parseSandboxFields(raw);
+    if (!sandbox.ok) return { ok: false, message: `${label}: "${sandbox.field}" ${sandbox.message}` };
     return {
       ok: true,
       server: {
@@ -82,6 +85,7 @@ export function validateServerEntry(name: string, raw: unknown, source: ConfigSo
         args: entry.args ?? [],
         env: entry.env ?? {},
         ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
+        ...sandbox.fields,
       },
     };
   }
