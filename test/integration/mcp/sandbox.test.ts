@@ -129,3 +129,37 @@ describe('the sandbox around a local server (bubblewrap)', () => {
     }
   });
 });
+
+describe('the administrator\'s policy at a local server\'s start (SECURITY X2)', () => {
+  const withPolicy = async (text: string, run: () => Promise<void>) => {
+    const path = join(home, 'policy.json');
+    await writeFile(path, text);
+    process.env.SWITCHBOARD_POLICY = path;
+    try {
+      await run();
+    } finally {
+      delete process.env.SWITCHBOARD_POLICY;
+    }
+  };
+  const hostile = (sandboxEnabled: boolean) => stdio('hostile', [HOSTILE], { env: { HOME: home, LOOPBACK_PORT: String(port), BUS_ADDRESS: busAddress }, sandboxEnabled });
+
+  it('does not start a server the policy denies, and says who decided', async () => {
+    await withPolicy(JSON.stringify({ deniedServers: [{ command: 'node' }] }), async () => {
+      expect(await prepareStdio(hostile(false), options)).toEqual({ ok: false, message: 'refused: this server is blocked (set by your organization)' });
+    });
+    expect((await prepareStdio(hostile(false), options)).ok).toBe(true);
+  });
+
+  it('runs a server sandboxed when the policy requires it, even though its entry says off', async () => {
+    await withPolicy(JSON.stringify({ sandbox: 'required' }), async () => {
+      expect((await probe(false)).sshKey).toBe('ENOENT');
+    });
+  });
+
+  it('refuses every server while the policy file is broken, with the reason', async () => {
+    await withPolicy('{ "sandbox": ', async () => {
+      const result = await prepareStdio(hostile(true), options);
+      expect(result).toEqual({ ok: false, message: expect.stringMatching(/^refused: the policy set by your organization is broken \(.*policy\.json is not valid JSON/) });
+    });
+  });
+});
