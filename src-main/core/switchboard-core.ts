@@ -3,6 +3,7 @@ import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload
 import { appsHandlers } from './apps/apps-handlers';
 import { AppearanceSettings, appearanceFile } from './appearance/appearance-settings';
 import { configHandlers } from './config/config-handlers';
+import { sandboxHandlers } from './sandbox/sandbox-handlers';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
@@ -265,6 +266,10 @@ export class SwitchboardCore {
       ...this.chatHandlers,
       ...installHandlers(this.bundles, this.uploads, this.servers, this.installLinks),
       ...grantHandlers(this.chat),
+      ...sandboxHandlers({ home: this.deps.home, server: (name) => {
+          const status = this.mcp.status(name);
+          return status && { config: status.config, reason: status.state.reason };
+        }, reload: () => this.reload() }),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller, (update) => this.events.emit('toolRunUpdated', update)),

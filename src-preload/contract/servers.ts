@@ -49,6 +49,24 @@ export interface ServerView {
   schemaTokens: number;
   /** Every tool of this server is always loaded for the model. */
   pinned: boolean;
+  /** A local server's OS sandbox (SECURITY X1); absent for remote servers. */
+  sandbox?: SandboxView;
+}
+
+/** A local server's sandbox as the row and the trust card show it. */
+export interface SandboxView {
+  /** on: sandboxed; off: runs with the person's rights; unavailable: asked for, but this OS has no sandbox. */
+  status: 'on' | 'off' | 'unavailable';
+  /** The administrator's policy requires the sandbox ("set by your organization"). */
+  setByOrganization: boolean;
+  /** Plain words for a platform without a sandbox ("not sandboxed: Windows has …"). */
+  note?: string;
+  /** Folders the person gave it: in its settings, its arguments, its working folder. */
+  grants: { path: string; access: 'read' | 'write'; from: 'setting' | 'argument' | 'working folder' | 'package' | 'toolchain' }[];
+  /** Hosts it may reach; none means no network at all. */
+  domains: string[];
+  /** The refusal that stopped it ("blocked by the sandbox: read ~/.netrc"); Allow grants it. */
+  denial?: { kind: 'read' | 'write' | 'connect'; text: string };
 }
 
 export interface ConfigProblem {
@@ -140,6 +158,8 @@ export const serverInvokes = {
   reconnectServer: { input: byServer, output: out<null>() },
   reconnectAll: { input: empty, output: out<null>() },
   setServerEnabled: { input: z.object({ name: serverName, enabled: z.boolean() }).strict(), output: out<null>() },
+  /** Allow what the sandbox refused this server (main reads the refusal from the server's own state), then restart it. */
+  allowSandboxDenial: { input: byServer, output: out<null>() },
   serverLogs: { input: byServer, output: out<ServerLogs>() },
   listTools: { input: z.object({ server: serverName.optional() }).strict(), output: out<ToolListing[]>() },
   setToolEnabled: { input: z.object({ qualifiedName: toolName, enabled: z.boolean() }).strict(), output: out<null>() },

@@ -8,6 +8,7 @@ import type {
   ServerView,
 } from '../../../src-preload/contract';
 import { diagnoseServer } from '../diagnosis/server-diagnosis';
+import { sandboxView } from '../sandbox/sandbox-view';
 import type { ServerStatus } from './mcp-manager';
 
 /** Serializable views for the UI; only plain data leaves the core. */
@@ -27,6 +28,7 @@ export function serverView(status: ServerStatus, shadowed: string[] = [], tools:
     shadowed,
     schemaTokens: tools.schemaTokens,
     pinned: tools.pinned,
+    ...(config.kind === 'stdio' ? { sandbox: sandboxView(config, state.reason) } : {}),
   };
 }
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { policySchema, type Policy } from './policy-schema';
@@ -21,13 +22,28 @@ export type PolicyState =
   | { kind: 'broken'; path: string; reason: string };
 
 export async function readPolicy(path: string = policyPath()): Promise<PolicyState> {
-  let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    return parsePolicy(path, await readFile(path, 'utf8'));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
-    return { kind: 'broken', path, reason: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+    return unreadable(path, error);
   }
+}
+
+/** The same, for a snapshot built synchronously (the servers view): a small file, read each time so it is never stale. */
+export function readPolicySync(path: string = policyPath()): PolicyState {
+  try {
+    return parsePolicy(path, readFileSync(path, 'utf8'));
+  } catch (error) {
+    return unreadable(path, error);
+  }
+}
+
+function unreadable(path: string, error: unknown): PolicyState {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { kind: 'none' };
+  return { kind: 'broken', path, reason: `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}` };
+}
+
+function parsePolicy(path: string, text: string): PolicyState {
   let json: unknown;
   try {
     json = JSON.parse(text);

@@ -1,0 +1,72 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ServerView } from '../../../src-preload/contract';
+import { dispatch } from '../../../src-main/core/dispatch';
+import type { SecretVault } from '../../../src-main/core/ports';
+import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
+import { fixture, quietLogger, tempHome } from './helpers';
+
+// SECURITY X1: a refusal is shown on the server's row, and Allow grants exactly it and restarts the server.
+const vault: SecretVault = { get: async () => undefined, set: async () => {}, delete: async () => false, list: async () => [] };
+
+let home: string;
+let cleanup: () => Promise<void>;
+let core: SwitchboardCore | undefined;
+const savedHome = process.env.SWITCHBOARD_HOME;
+beforeEach(async () => {
+  ({ home, cleanup } = await tempHome());
+  process.env.SWITCHBOARD_HOME = home;
+});
+afterEach(async () => {
+  await core?.stop();
+  core = undefined;
+  if (savedHome === undefined) delete process.env.SWITCHBOARD_HOME;
+  else process.env.SWITCHBOARD_HOME = savedHome;
+  await cleanup();
+});
+
+async function startCore(servers: Record<string, unknown>): Promise<SwitchboardCore> {
+  await writeFile(join(home, 'servers.json'), JSON.stringify({ servers }, null, 2));
+  core = new SwitchboardCore({ home, vault, opener: { open: async () => {} }, logger: quietLogger, mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 300 } });
+  await core.start();
+  return core;
+}
+
+async function row(c: SwitchboardCore, name: string, done: (s: ServerView) => boolean): Promise<ServerView> {
+  for (let i = 0; i < 1500; i++) {
+    const server = c.snapshot().servers.find((s) => s.name === name);
+    if (server && done(server)) return server;
+    await new Promise((d) => setTimeout(d, 20));
+  }
+  throw new Error(`${name} never got there: ${JSON.stringify(c.snapshot().servers.find((s) => s.name === name))}`);
+}
+
+describe('Allow on a sandbox refusal', () => {
+  it('shows "blocked by the sandbox: read ~/.netrc" on the row, and Allow writes allowRead and the server starts', async () => {
+    await writeFile(join(home, '.netrc'), 'machine example.com password hunter2');
+    const c = await startCore({ reader: { command: 'node', args: [fixture('hostile-sandbox.mjs'), '--read-on-start', '~/.netrc'], env: { HOME: home }, sandboxEnabled: true } });
+    const refused = await row(c, 'reader', (s) => s.state === 'error');
+    expect(refused.reason).toBe('blocked by the sandbox: read ~/.netrc');
+    expect(refused.sandbox).toMatchObject({ status: 'on', setByOrganization: false, domains: [], denial: { kind: 'read', text: 'blocked by the sandbox: read ~/.netrc' } });
+
+    expect(await dispatch(c.handlers, 'allowSandboxDenial', { name: 'reader' })).toEqual({ ok: true, value: null });
+    const written = JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { servers: Record<string, { sandbox: unknown; sandboxEnabled: boolean }> };
+    expect(written.servers.reader).toMatchObject({ sandboxEnabled: true, sandbox: { filesystem: { allowRead: [join(home, '.netrc')] } } });
+    const allowed = await row(c, 'reader', (s) => s.state === 'connected');
+    expect(allowed.sandbox?.grants).toContainEqual({ path: join(home, '.netrc'), access: 'read', from: 'setting' });
+  });
+
+  it('grants only what the server\'s own state reports: the page cannot name a path, and a server without a refusal gets nothing', async () => {
+    const c = await startCore({ box: { command: 'node', args: [fixture('toolbox.mjs')], sandboxEnabled: true } });
+    await row(c, 'box', (s) => s.state === 'connected');
+    const before = await readFile(join(home, 'servers.json'), 'utf8');
+    expect(await dispatch(c.handlers, 'allowSandboxDenial', { name: 'box', path: '/home' })).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+    expect(await dispatch(c.handlers, 'allowSandboxDenial', { name: 'box' })).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: 'server "box" has no sandbox refusal to allow' },
+    });
+    expect(await readFile(join(home, 'servers.json'), 'utf8')).toBe(before);
+  });
+});
+
