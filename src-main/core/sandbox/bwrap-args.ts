@@ -27,6 +27,8 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cw
     if (statSync(path).isDirectory()) out.push('--tmpfs', path, '--remount-ro', path);
     else out.push('--ro-bind', '/dev/null', path);
   }
+  // A grant the person wrote may contain the data home (allowRead ["~"]): it is hidden again on top.
+  for (const folder of plan.sealed) if (existsSync(folder)) out.push('--tmpfs', folder, '--remount-ro', folder);
   for (const folder of plan.hidden) if (existsSync(folder)) out.push('--remount-ro', folder);
   if (cwd) out.push('--chdir', cwd);
   out.push('--', command, ...args);

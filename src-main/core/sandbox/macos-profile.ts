@@ -21,6 +21,7 @@ export function macosProfile(plan: SandboxPlan, tempDir: string): string {
     ...plan.grants.filter((grant) => grant.access === 'write').map((grant) => `(allow file-write* (subpath ${literal(grant.path)}))`),
     ...plan.denyRead.map((path) => `(deny file-read* (subpath ${literal(path)}))`),
     ...plan.denyWrite.map((path) => `(deny file-write* (subpath ${literal(path)}))`),
+    ...plan.sealed.map((path) => `(deny file-read* file-write* (subpath ${literal(path)}))`),
     // The keychain is reached over these services: no server gets the person's secrets from it.
     '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd"))',
     ...networkRules(plan),

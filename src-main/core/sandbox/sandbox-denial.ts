@@ -32,7 +32,7 @@ export function detectDenial(line: string, plan: SandboxPlan): SandboxDenial | u
 }
 
 function isHidden(path: string, plan: SandboxPlan): boolean {
-  if (plan.denyRead.some((denied) => isInside(path, denied))) return true;
+  if ([...plan.denyRead, ...plan.sealed].some((denied) => isInside(path, denied))) return true;
   return plan.hidden.some((h) => isInside(path, h)) && !plan.grants.some((g) => isInside(path, g.path));
 }
 

@@ -23,6 +23,8 @@ export type NetworkPlan = { kind: 'none' } | { kind: 'domains'; allowed: string[
 export interface SandboxPlan {
   /** Folders made empty and read-only inside the sandbox (files inside them are "not there"). */
   hidden: string[];
+  /** Hidden even inside a grant, whoever gave it: Switchboard's data home. */
+  sealed: string[];
   /** Single files or folders the settings deny reading, even inside a grant. */
   denyRead: string[];
   grants: PathGrant[];
@@ -67,12 +69,15 @@ export function isInside(path: string, folder: string): boolean {
 
 export function buildSandboxPlan(input: PlanInput): SandboxPlan {
   const homes = unique([input.home, userInfo().homedir].filter((h) => h && h !== sep).map((h) => resolve(h)));
-  const secret = unique([...homes, resolve(input.dataHome), '/run/user']);
+  const dataHome = resolve(input.dataHome);
+  const secret = unique([...homes, dataHome, '/run/user']);
   const settings = input.settings;
   const grants: PathGrant[] = [];
   const add = (path: string, access: PathGrant['access'], from: GrantSource) => {
     // Only the person's own settings may open a folder that holds a secret place; nothing inferred may.
     if (from !== 'setting' && secret.some((s) => isInside(s, path))) return;
+    // Nothing opens any part of Switchboard's data home (its servers.json, caches, conversations).
+    if (isInside(path, dataHome)) return;
     if (!grants.some((g) => g.path === path && (g.access === access || g.access === 'write'))) grants.push({ path, access, from });
   };
   for (const home of homes) for (const dir of TOOLCHAIN_DIRS) if (existsSync(join(home, dir))) add(join(home, dir), 'read', 'toolchain');
@@ -81,8 +86,7 @@ export function buildSandboxPlan(input: PlanInput): SandboxPlan {
   const refusedArguments: string[] = [];
   for (const folder of argumentFolders(input.args, input.cwd)) {
     // A folder that holds a secret place (/, a home, the data home's parent) would undo the sandbox.
-    if (secret.some((s) => isInside(s, folder))) refusedArguments.push(folder);
-
+    if (secret.some((s) => isInside(s, folder)) || isInside(folder, dataHome)) refusedArguments.push(folder);
     else add(folder, 'write', 'argument');
   }
   for (const path of settings?.filesystem.allowRead ?? []) add(expandHome(path, input.home), 'read', 'setting');
@@ -90,9 +94,9 @@ export function buildSandboxPlan(input: PlanInput): SandboxPlan {
   const allowed = settings?.network.allowedDomains ?? [];
   return {
     hidden: secret,
+    sealed: [dataHome],
     denyRead: (settings?.filesystem.denyRead ?? []).map((p) => expandHome(p, input.home)),
-    // The data home stays hidden even inside a grant that contains it.
-    grants: grants.filter((g) => !isInside(resolve(input.dataHome), g.path) || g.from === 'toolchain'),
+    grants,
     denyWrite: (settings?.filesystem.denyWrite ?? []).map((p) => expandHome(p, input.home)),
     network: allowed.length ? { kind: 'domains', allowed, denied: settings?.network.deniedDomains ?? [] } : { kind: 'none' },
     refusedArguments,

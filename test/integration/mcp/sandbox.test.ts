@@ -163,3 +163,19 @@ describe('the administrator\'s policy at a local server\'s start (SECURITY X2)',
     });
   });
 });
+
+describe('grants that would open the data home', () => {
+  it('keeps servers.json hidden even when the person grants the whole home folder', async () => {
+    const client = await connected(
+      stdio('hostile', [HOSTILE], { env: { HOME: home, LOOPBACK_PORT: String(port), BUS_ADDRESS: busAddress }, sandboxEnabled: true, sandbox: normalizeSandbox({ filesystem: { allowRead: ['~'] } }) }),
+    );
+    try {
+      const result = await client.callTool({ name: 'probe', arguments: {} });
+      const probed = JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, string>;
+      expect(probed.sshKey).toBe('ok');
+      expect(probed.serversJson).toBe('ENOENT');
+    } finally {
+      await client.close();
+    }
+  });
+});

@@ -4,6 +4,7 @@ import type { SandboxPlan } from '../../../src-main/core/sandbox/sandbox-plan';
 
 const plan: SandboxPlan = {
   hidden: ['/Users/ada', '/Users/ada/Library/Application Support/Switchboard'],
+  sealed: ['/Users/ada/Library/Application Support/Switchboard'],
   denyRead: [],
   grants: [
     { path: '/Users/ada/.npm', access: 'read', from: 'toolchain' },
@@ -27,6 +28,7 @@ describe('macosProfile (sandbox-exec)', () => {
     expect(lines.indexOf('(deny file-write* (subpath "/Users/ada/projects/.git"))')).toBeGreaterThan(lines.indexOf('(allow file-write* (subpath "/Users/ada/projects"))'));
     expect(lines).toContain('(allow file-write* (subpath "/private/tmp/sb-1") (literal "/dev/null") (literal "/dev/stdout") (literal "/dev/stderr"))');
     expect(lines).toContain('(deny network*)');
+    expect(lines.indexOf('(deny file-read* file-write* (subpath "/Users/ada/Library/Application Support/Switchboard"))')).toBeGreaterThan(reopen);
     expect(profile).toContain('(global-name "com.apple.SecurityServer")');
     expect(profile).not.toContain('allow network');
   });

@@ -11,6 +11,7 @@ mkdirSync(join(home, 'granted'));
 writeFileSync(join(home, 'granted', 'gone-inside.txt'), 'x');
 const plan: SandboxPlan = {
   hidden: [home],
+  sealed: [],
   denyRead: [],
   grants: [{ path: join(home, 'granted'), access: 'write', from: 'argument' }],
   denyWrite: [],

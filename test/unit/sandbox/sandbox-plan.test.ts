@@ -26,9 +26,15 @@ describe('buildSandboxPlan', () => {
   });
 
   it('refuses argument folders that would open a secret place: /, the home folder, the data home', () => {
-    const p = plan(['/', home, dataHome, '--root=/']);
+    mkdirSync(join(dataHome, 'cache'), { recursive: true });
+    const p = plan(['/', home, dataHome, join(dataHome, 'cache'), '--root=/']);
     expect(p.grants.filter((g) => g.from === 'argument')).toEqual([]);
-    expect(p.refusedArguments).toEqual(['/', home, dataHome]);
+    expect(p.refusedArguments).toEqual(['/', home, dataHome, join(dataHome, 'cache')]);
+  });
+
+  it('never opens the data home, not even a setting that names a folder inside it', () => {
+    const p = plan([], normalizeSandbox({ filesystem: { allowWrite: [join(dataHome, 'cache')], allowRead: ['~/.config/Switchboard/servers.json'] } }));
+    expect(p.grants.filter((g) => g.from === 'setting')).toEqual([]);
   });
 
   it('binds toolchain folders back read-only (npx needs ~/.npm) but never the data home', () => {
