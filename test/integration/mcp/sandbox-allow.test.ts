@@ -43,7 +43,7 @@ async function row(c: SwitchboardCore, name: string, done: (s: ServerView) => bo
 }
 
 describe('Allow on a sandbox refusal', () => {
-  it('shows "blocked by the sandbox: read ~/.netrc" on the row, and Allow writes allowRead and the server starts', async () => {
+  it('shows the refusal of ~/.netrc on the row, and Allow writes allowRead and the server starts', async () => {
     await writeFile(join(home, '.netrc'), 'machine example.com password hunter2');
     const c = await startCore({ reader: { command: 'node', args: [fixture('hostile-sandbox.mjs'), '--read-on-start', '~/.netrc'], env: { HOME: home }, sandboxEnabled: true } });
     const refused = await row(c, 'reader', (s) => s.state === 'error');

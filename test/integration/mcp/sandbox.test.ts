@@ -81,7 +81,7 @@ describe('the sandbox around a local server (bubblewrap)', () => {
     expect(await readFile(join(home, '.bashrc'), 'utf8')).toBe(BASHRC);
   });
 
-  it('names what was refused as the reason of a server that dies of it: "blocked by the sandbox: read ~/.netrc"', async () => {
+  it('names what was refused as the reason of a server that dies of it (blocked by the sandbox: read ~/.netrc)', async () => {
     const mgr = manager(home);
     const server = (sandboxEnabled: boolean) => stdio('reader', [HOSTILE, '--read-on-start', '~/.netrc'], { env: { HOME: home }, sandboxEnabled });
     try {
