@@ -16,6 +16,7 @@ import { toolCalls } from './figures/tool-calls';
 import { toolSearchQuality, toolTokens } from './figures/tool-budget';
 import { startToUsable } from './figures/start-to-usable';
 import { toolsReady } from './figures/tools-ready';
+import { sandboxCost } from './figures/sandbox';
 import { warmStart } from './figures/warm-start';
 import type { Figure, Target } from './lib/figure';
 import { renderTable } from './lib/report';

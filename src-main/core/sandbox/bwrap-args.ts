@@ -11,7 +11,9 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cw
   const out = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
   out.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session');
   if (plan.network.kind === 'none') out.push('--unshare-net');
-  for (const folder of plan.hidden) if (existsSync(folder)) out.push('--tmpfs', folder);
+  // Parents first, so a hidden folder inside another (a home inside the data home) is made after it.
+  const hidden = [...plan.hidden].sort((a, b) => a.length - b.length).filter((folder) => existsSync(folder));
+  for (const folder of hidden) out.push('--tmpfs', folder);
   // Everything else is readable already (the ro root); only what lies under a hidden folder or the private
   // /tmp needs binding back, and writes everywhere. bwrap cannot mount through a symlink: bind the real path.
   const covered = [...plan.hidden, '/tmp'];
@@ -29,7 +31,8 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cw
   }
   // A grant the person wrote may contain the data home (allowRead ["~"]): it is hidden again on top.
   for (const folder of plan.sealed) if (existsSync(folder)) out.push('--tmpfs', folder, '--remount-ro', folder);
-  for (const folder of plan.hidden) if (existsSync(folder)) out.push('--remount-ro', folder);
+  const resealed = (folder: string) => plan.sealed.some((sealed) => sealed !== folder && isInside(folder, sealed));
+  for (const folder of hidden) if (!resealed(folder)) out.push('--remount-ro', folder);
   if (cwd) out.push('--chdir', cwd);
   out.push('--', command, ...args);
   return out;

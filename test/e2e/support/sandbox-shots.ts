@@ -3,7 +3,8 @@
  *   npm run build && npx tsx test/e2e/support/sandbox-shots.ts <folder>
  * Three local servers: one the sandbox stopped (with Allow), one sandboxed with grants, one typed and not sandboxed.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { launchChromium } from './chromium';
 import { startWebApp } from './web-app';
@@ -15,7 +16,7 @@ const toolbox = resolve('test/fixtures/servers/toolbox.mjs');
 
 const app = await startWebApp(async (home) => {
   // The person's HOME, apart from the data home the web app uses.
-  const person = join(home, 'person');
+  const person = await mkdtemp(join(tmpdir(), 'sandbox-shots-home-'));
   await mkdir(join(person, 'projects'), { recursive: true });
   await writeFile(join(person, '.netrc'), 'machine example.com password x');
   const servers = {

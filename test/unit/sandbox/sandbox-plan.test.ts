@@ -72,3 +72,15 @@ describe('bwrapArgs', () => {
     expect(bwrapArgs(plan([], normalizeSandbox({ network: { allowedDomains: ['example.com'] } })), '/usr/bin/node', [], undefined)).not.toContain('--unshare-net');
   });
 });
+
+describe('bwrapArgs with a home inside the data home', () => {
+  it('creates the outer hidden folder first and does not remount what the sealed data home covers', () => {
+    const person = join(dataHome, 'person');
+    mkdirSync(person, { recursive: true });
+    const nested = buildSandboxPlan({ command: '/usr/bin/node', args: [], settings: normalizeSandbox(undefined), home: person, dataHome });
+    const args = bwrapArgs(nested, '/usr/bin/node', [], undefined);
+    const tmpfs = args.flatMap((a, i) => (a === '--tmpfs' ? [args[i + 1]] : []));
+    expect(tmpfs.indexOf(dataHome)).toBeLessThan(tmpfs.indexOf(person));
+    expect(args.flatMap((a, i) => (a === '--remount-ro' ? [args[i + 1]] : []))).not.toContain(person);
+  });
+});
