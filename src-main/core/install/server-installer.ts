@@ -11,6 +11,7 @@ import catalog from './catalog.json';
 import { freeName } from './free-name';
 import { DEFAULT_REGISTRY_URL, RegistryClient, checkRegistryUrl, readCappedBytes, type RegistryEntry } from './registry-client';
 import { checkInputs, fillTemplate, installOptions, optionView, type InstallOption } from './registry-mapping';
+import { withInstallSandbox } from '../sandbox/install-sandbox';
 import { MAX_BUNDLE_BYTES, type UploadStaging } from './upload-staging';
 
 export interface ServerInstallerDeps {
@@ -77,7 +78,7 @@ export class ServerInstaller {
       throw new AppFailure('conflict', `a server named "${name}" already exists; install it as "${freeName(name, this.deps.serverNames())}"`);
     }
     const secretName = (key: string) => installSecretName(name, key);
-    const entry = fillTemplate(option.template, option.inputs, values, secretName);
+    const entry = withInstallSandbox(fillTemplate(option.template, option.inputs, values, secretName), source);
     const stored: string[] = [];
     try {
       for (const spec of option.inputs.filter((i) => i.secret && values[i.key])) {

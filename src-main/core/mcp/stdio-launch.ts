@@ -3,7 +3,7 @@ import type { StdioServerConfig } from '../config/server-config';
 import { dataHome } from '../data-home';
 import { readPolicy } from '../policy/policy-file';
 import { identityOf, sandboxRequired, serverVerdict } from '../policy/policy-rules';
-import { sandboxLaunch } from '../sandbox/sandbox-launch';
+import { sandboxCacheFolder, sandboxLaunch } from '../sandbox/sandbox-launch';
 import { SandboxedTransport } from '../sandbox/sandboxed-transport';
 import { childEnvironment } from './child-env';
 import { resolveOnLoginPath, type LoginPathSource } from './login-path';
@@ -41,13 +41,14 @@ export async function prepareStdio(
   const required = sandboxRequired(policy);
   const transportOptions = { maxLineBytes: options.maxLineBytes, stopGraceMs: options.stopGraceMs, onStderr: options.onStderr, onNoise: options.onNoise };
   if (!config.sandboxEnabled && !required) return { ok: true, transport: new StdioProcessTransport({ ...child, ...transportOptions }) };
-  const sandboxed = await sandboxLaunch(child, { settings: config.sandbox, home: env.HOME ?? '', dataHome: dataHome(), required });
+  const home = env.HOME ?? '';
+  const sandboxed = await sandboxLaunch(child, { settings: config.sandbox, home, dataHome: dataHome(), required, privateCache: sandboxCacheFolder(home, config.name) });
   if (!sandboxed.ok) return sandboxed;
   if (!sandboxed.plan) {
     options.onNoise(`[sandbox] ${sandboxed.note}`);
     return { ok: true, transport: new StdioProcessTransport({ ...sandboxed.launch, ...transportOptions }) };
   }
-  return { ok: true, transport: new SandboxedTransport({ ...sandboxed.launch, ...transportOptions }, sandboxed.plan, env.HOME ?? '') };
+  return { ok: true, transport: new SandboxedTransport({ ...sandboxed.launch, ...transportOptions }, sandboxed.plan, home) };
 }
 
 async function isDirectory(path: string): Promise<boolean> {

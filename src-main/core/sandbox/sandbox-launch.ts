@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdir, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { SandboxSettings } from '../config/sandbox-config';
@@ -21,6 +21,17 @@ export type SandboxedLaunch =
 
 export const WINDOWS_NOT_SANDBOXED = 'not sandboxed: Windows has no sandbox for local servers yet';
 
+/** A sandboxed server's own cache folder: ~/.cache/switchboard-sandbox/<name>, hidden from every other server. */
+export function sandboxCacheFolder(home: string, server: string): string | undefined {
+  if (!home) return undefined;
+  return join(home, '.cache', 'switchboard-sandbox', server.replace(/[^A-Za-z0-9_-]/g, '_'));
+}
+
+/** Where package runners keep their caches, pointed into the server's private cache. */
+export function packageCacheEnv(cache: string): Record<string, string> {
+  return { npm_config_cache: join(cache, 'npm'), UV_CACHE_DIR: join(cache, 'uv'), XDG_CACHE_HOME: cache };
+}
+
 const BWRAP_PATHS = ['/usr/bin/bwrap', '/usr/local/bin/bwrap', '/bin/bwrap'];
 const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
 
@@ -32,7 +43,15 @@ const SANDBOX_EXEC = '/usr/bin/sandbox-exec';
  */
 export async function sandboxLaunch(
   launch: ProcessLaunch,
-  options: { settings: SandboxSettings | undefined; home: string; dataHome: string; required: boolean; platform?: NodeJS.Platform },
+  options: {
+    settings: SandboxSettings | undefined;
+    home: string;
+    dataHome: string;
+    required: boolean;
+    /** A folder of this server's own for package caches (npx, uvx): written inside, shared with no other server. */
+    privateCache?: string;
+    platform?: NodeJS.Platform;
+  },
 ): Promise<SandboxedLaunch> {
   const platform = options.platform ?? process.platform;
   if (platform === 'win32') {
@@ -47,6 +66,13 @@ export async function sandboxLaunch(
     home: options.home,
     dataHome: options.dataHome,
   });
+  if (options.privateCache) {
+    // npx and uvx need a writable cache; the person's own (~/.npm) stays read-only, so a sandboxed server
+    // cannot plant a package another, unsandboxed server would later run.
+    await mkdir(options.privateCache, { recursive: true, mode: 0o700 });
+    plan.grants.push({ path: options.privateCache, access: 'write', from: 'package' });
+    launch = { ...launch, env: { ...launch.env, ...packageCacheEnv(options.privateCache) } };
+  }
   if (platform === 'darwin') {
     if (!existsSync(SANDBOX_EXEC)) return { ok: false, message: 'cannot start sandboxed: /usr/bin/sandbox-exec is missing' };
     const temp = await mkdtemp(join(tmpdir(), 'switchboard-sandbox-'));
