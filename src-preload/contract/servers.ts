@@ -61,8 +61,8 @@ export interface SandboxView {
   setByOrganization: boolean;
   /** Plain words for a platform without a sandbox ("not sandboxed: Windows has …"). */
   note?: string;
-  /** Folders the person gave it: in its settings, its arguments, its working folder. */
-  grants: { path: string; access: 'read' | 'write'; from: 'setting' | 'argument' | 'working folder' | 'package' | 'toolchain' }[];
+  /** Folders the person gave it: in its settings, its arguments, the projects opened (roots), its working folder. */
+  grants: { path: string; access: 'read' | 'write'; from: 'setting' | 'argument' | 'root' | 'working folder' | 'package' | 'toolchain' }[];
   /** Hosts it may reach; none means no network at all. */
   domains: string[];
   /** The refusal that stopped it ("blocked by the sandbox: read ~/.netrc"); Allow grants it. */

@@ -1,5 +1,6 @@
 import { stat } from 'node:fs/promises';
 import type { StdioServerConfig } from '../config/server-config';
+import { readProjects } from '../config/project-list';
 import { dataHome } from '../data-home';
 import { readPolicy } from '../policy/policy-file';
 import { identityOf, sandboxRequired, serverVerdict } from '../policy/policy-rules';
@@ -42,7 +43,9 @@ export async function prepareStdio(
   const transportOptions = { maxLineBytes: options.maxLineBytes, stopGraceMs: options.stopGraceMs, onStderr: options.onStderr, onNoise: options.onNoise };
   if (!config.sandboxEnabled && !required) return { ok: true, transport: new StdioProcessTransport({ ...child, ...transportOptions }) };
   const home = env.HOME ?? '';
-  const sandboxed = await sandboxLaunch(child, { settings: config.sandbox, home, dataHome: dataHome(), required, privateCache: sandboxCacheFolder(home, config.name) });
+  const data = dataHome();
+  const roots = (await readProjects(data)).projects;
+  const sandboxed = await sandboxLaunch(child, { settings: config.sandbox, home, dataHome: data, required, roots, privateCache: sandboxCacheFolder(home, config.name) });
   if (!sandboxed.ok) return sandboxed;
   if (!sandboxed.plan) {
     options.onNoise(`[sandbox] ${sandboxed.note}`);

@@ -48,6 +48,8 @@ export async function sandboxLaunch(
     home: string;
     dataHome: string;
     required: boolean;
+    /** The project folders offered to every server as roots: grants. */
+    roots?: string[];
     /** A folder of this server's own for package caches (npx, uvx): written inside, shared with no other server. */
     privateCache?: string;
     platform?: NodeJS.Platform;
@@ -65,6 +67,7 @@ export async function sandboxLaunch(
     settings: options.settings,
     home: options.home,
     dataHome: options.dataHome,
+    ...(options.roots ? { roots: options.roots } : {}),
   });
   if (options.privateCache) {
     // npx and uvx need a writable cache; the person's own (~/.npm) stays read-only, so a sandboxed server

@@ -4,7 +4,7 @@ import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { SandboxSettings } from '../config/sandbox-config';
 
 /** Why a path is reachable: shown beside it, so the person sees what they (or a grant) opened. */
-export type GrantSource = 'setting' | 'argument' | 'working folder' | 'package' | 'toolchain';
+export type GrantSource = 'setting' | 'argument' | 'root' | 'working folder' | 'package' | 'toolchain';
 
 export interface PathGrant {
   path: string;
@@ -45,6 +45,8 @@ export interface PlanInput {
   home: string;
   /** Switchboard's data home: never visible (its servers.json, tokens' bindings, conversations). */
   dataHome: string;
+  /** The project folders the person opened: every server is offered them as roots, so they are grants. */
+  roots?: string[];
 }
 
 /** Folders under a home that hold runtimes and package caches a server needs to start (npx, uvx, nvm …). */
@@ -88,6 +90,10 @@ export function buildSandboxPlan(input: PlanInput): SandboxPlan {
     // A folder that holds a secret place (/, a home, the data home's parent) would undo the sandbox.
     if (secret.some((s) => isInside(s, folder)) || isInside(folder, dataHome)) refusedArguments.push(folder);
     else add(folder, 'write', 'argument');
+  }
+  for (const root of input.roots ?? []) {
+    if (secret.some((s) => isInside(s, root)) || isInside(root, dataHome)) refusedArguments.push(root);
+    else add(resolve(root), 'write', 'root');
   }
   for (const path of settings?.filesystem.allowRead ?? []) add(expandHome(path, input.home), 'read', 'setting');
   for (const path of settings?.filesystem.allowWrite ?? []) add(expandHome(path, input.home), 'write', 'setting');

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
 import type { SandboxView } from '../../../src-preload/contract';
 import type { StdioServerConfig } from '../config/server-config';
 import { dataHome } from '../data-home';
@@ -6,6 +8,7 @@ import { readPolicySync } from '../policy/policy-file';
 import { sandboxRequired } from '../policy/policy-rules';
 import { WINDOWS_NOT_SANDBOXED } from './sandbox-launch';
 import { buildSandboxPlan, expandHome } from './sandbox-plan';
+import { projectsFile } from '../config/project-list';
 import { denialFromReason } from './sandbox-grant';
 
 /**
@@ -28,7 +31,19 @@ export function sandboxView(config: StdioServerConfig, reason: string | undefine
     settings: config.sandbox,
     home,
     dataHome: dataHome(),
+    roots: projectsSync(),
   });
-  const grants = plan.grants.filter((g) => g.from === 'setting' || g.from === 'argument' || g.from === 'working folder');
+  const grants = plan.grants.filter((g) => g.from === 'setting' || g.from === 'argument' || g.from === 'root' || g.from === 'working folder');
   return { status: 'on', grants, domains: plan.network.kind === 'domains' ? plan.network.allowed : [], ...base };
+}
+
+/** The project folders, read as the launch reads them (a snapshot is built synchronously). */
+function projectsSync(): string[] {
+  try {
+    // { "projects": [absolute paths] } (config/project-list); anything else grants nothing.
+    const parsed = JSON.parse(readFileSync(projectsFile(dataHome()), 'utf8')) as { projects?: unknown };
+    return Array.isArray(parsed.projects) ? parsed.projects.filter((p): p is string => typeof p === 'string' && isAbsolute(p)) : [];
+  } catch {
+    return [];
+  }
 }

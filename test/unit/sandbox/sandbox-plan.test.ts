@@ -84,3 +84,12 @@ describe('bwrapArgs with a home inside the data home', () => {
     expect(args.flatMap((a, i) => (a === '--remount-ro' ? [args[i + 1]] : []))).not.toContain(person);
   });
 });
+
+describe('roots as grants', () => {
+  it('grants the project folders the person opened, shown as roots, but never a root that holds a secret place', () => {
+    mkdirSync(join(home, 'work'), { recursive: true });
+    const p = buildSandboxPlan({ command: '/usr/bin/node', args: [], settings: normalizeSandbox(undefined), home, dataHome, roots: [join(home, 'work'), home, dataHome] });
+    expect(p.grants.filter((g) => g.from === 'root')).toEqual([{ path: join(home, 'work'), access: 'write', from: 'root' }]);
+    expect(p.refusedArguments).toEqual([home, dataHome]);
+  });
+});
