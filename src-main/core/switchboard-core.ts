@@ -4,6 +4,7 @@ import { appsHandlers } from './apps/apps-handlers';
 import { AppearanceSettings, appearanceFile } from './appearance/appearance-settings';
 import { configHandlers } from './config/config-handlers';
 import { sandboxHandlers } from './sandbox/sandbox-handlers';
+import { policyGate } from './policy/policy-gate';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
@@ -112,7 +113,7 @@ export class SwitchboardCore {
       home: deps.home,
       logger: this.log,
       authProviderFor: this.signIn.providerFor,
-      expand: (config) => expandServerConfig(config, process.env, deps.vault, this.commandSecrets),
+      expand: async (config) => policyGate(await expandServerConfig(config, process.env, deps.vault, this.commandSecrets)),
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
       // Elicitation and sampling go to the chat's broker (A5); the chat exists by the time a server connects.
       clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },

@@ -34,7 +34,7 @@ async function startCore(servers: Record<string, unknown>): Promise<SwitchboardC
 }
 
 async function row(c: SwitchboardCore, name: string, done: (s: ServerView) => boolean): Promise<ServerView> {
-  for (let i = 0; i < 1500; i++) {
+  for (let i = 0; i < 4500; i++) {
     const server = c.snapshot().servers.find((s) => s.name === name);
     if (server && done(server)) return server;
     await new Promise((d) => setTimeout(d, 20));
@@ -55,7 +55,7 @@ describe('Allow on a sandbox refusal', () => {
     expect(written.servers.reader).toMatchObject({ sandboxEnabled: true, sandbox: { filesystem: { allowRead: [join(home, '.netrc')] } } });
     const allowed = await row(c, 'reader', (s) => s.state === 'connected');
     expect(allowed.sandbox?.grants).toContainEqual({ path: join(home, '.netrc'), access: 'read', from: 'setting' });
-  });
+  }, 180_000);
 
   it('grants only what the server\'s own state reports: the page cannot name a path, and a server without a refusal gets nothing', async () => {
     const c = await startCore({ box: { command: 'node', args: [fixture('toolbox.mjs')], sandboxEnabled: true } });
@@ -70,3 +70,20 @@ describe('Allow on a sandbox refusal', () => {
   });
 });
 
+
+describe('the policy on a remote server (SECURITY X2)', () => {
+  it('does not connect a remote server whose host the policy denies, even behind a ${VAR}, and says who decided', async () => {
+    const policy = join(home, 'policy.json');
+    await writeFile(policy, JSON.stringify({ deniedServers: [{ urlHost: 'mcp.denied.example' }] }));
+    process.env.SWITCHBOARD_POLICY = policy;
+    process.env.SANDBOX_TEST_HOST = 'mcp.denied.example';
+    try {
+      const c = await startCore({ denied: { url: 'https://${SANDBOX_TEST_HOST}/mcp' } });
+      const refused = await row(c, 'denied', (s) => s.state === 'error');
+      expect(refused.reason).toBe('refused: this server is blocked (set by your organization)');
+    } finally {
+      delete process.env.SWITCHBOARD_POLICY;
+      delete process.env.SANDBOX_TEST_HOST;
+    }
+  });
+});
