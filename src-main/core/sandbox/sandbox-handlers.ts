@@ -1,7 +1,9 @@
 import type { Handlers } from '../../../src-preload/contract';
 import { AppFailure } from '../app-error';
 import type { ServerConfig } from '../config/server-config';
+import { dataHome } from '../data-home';
 import { writeSandboxGrant, denialFromReason } from './sandbox-grant';
+import { isInside } from './sandbox-plan';
 
 export interface SandboxHandlerDeps {
   home: string;
@@ -22,6 +24,9 @@ export function sandboxHandlers(deps: SandboxHandlerDeps): Pick<Handlers, 'allow
       const home = server.config.env.HOME ?? process.env.HOME ?? '';
       const denial = server.reason ? denialFromReason(server.reason, home) : undefined;
       if (!denial) throw new AppFailure('invalid_input', `server "${name}" has no sandbox refusal to allow`);
+      if (denial.kind !== 'connect' && isInside(denial.path, dataHome())) {
+        throw new AppFailure('invalid_input', `${denial.path} is Switchboard's own data; no server is given it`);
+      }
       await writeSandboxGrant(deps.home, name, denial);
       await deps.reload();
       return null;

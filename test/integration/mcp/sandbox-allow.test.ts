@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerView } from '../../../src-preload/contract';
@@ -26,9 +26,10 @@ afterEach(async () => {
   await cleanup();
 });
 
-async function startCore(servers: Record<string, unknown>): Promise<SwitchboardCore> {
-  await writeFile(join(home, 'servers.json'), JSON.stringify({ servers }, null, 2));
-  core = new SwitchboardCore({ home, vault, opener: { open: async () => {} }, logger: quietLogger, mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 300 } });
+async function startCore(servers: Record<string, unknown>, data = home): Promise<SwitchboardCore> {
+  await mkdir(data, { recursive: true });
+  await writeFile(join(data, 'servers.json'), JSON.stringify({ servers }, null, 2));
+  core = new SwitchboardCore({ home: data, vault, opener: { open: async () => {} }, logger: quietLogger, mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 300 } });
   await core.start();
   return core;
 }
@@ -44,17 +45,21 @@ async function row(c: SwitchboardCore, name: string, done: (s: ServerView) => bo
 
 describe('Allow on a sandbox refusal', () => {
   it('shows the refusal of ~/.netrc on the row, and Allow writes allowRead and the server starts', async () => {
-    await writeFile(join(home, '.netrc'), 'machine example.com password hunter2');
-    const c = await startCore({ reader: { command: 'node', args: [fixture('hostile-sandbox.mjs'), '--read-on-start', '~/.netrc'], env: { HOME: home }, sandboxEnabled: true } });
+    // The person's HOME, apart from the data home (nothing inside that is ever granted).
+    const person = join(home, 'person');
+    process.env.SWITCHBOARD_HOME = join(home, 'data');
+    await mkdir(person, { recursive: true });
+    await writeFile(join(person, '.netrc'), 'machine example.com password hunter2');
+    const c = await startCore({ reader: { command: 'node', args: [fixture('hostile-sandbox.mjs'), '--read-on-start', '~/.netrc'], env: { HOME: person }, sandboxEnabled: true } }, join(home, 'data'));
     const refused = await row(c, 'reader', (s) => s.state === 'error');
     expect(refused.reason).toBe('blocked by the sandbox: read ~/.netrc');
     expect(refused.sandbox).toMatchObject({ status: 'on', setByOrganization: false, domains: [], denial: { kind: 'read', text: 'blocked by the sandbox: read ~/.netrc' } });
 
     expect(await dispatch(c.handlers, 'allowSandboxDenial', { name: 'reader' })).toEqual({ ok: true, value: null });
-    const written = JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { servers: Record<string, { sandbox: unknown; sandboxEnabled: boolean }> };
-    expect(written.servers.reader).toMatchObject({ sandboxEnabled: true, sandbox: { filesystem: { allowRead: [join(home, '.netrc')] } } });
+    const written = JSON.parse(await readFile(join(home, 'data', 'servers.json'), 'utf8')) as { servers: Record<string, { sandbox: unknown; sandboxEnabled: boolean }> };
+    expect(written.servers.reader).toMatchObject({ sandboxEnabled: true, sandbox: { filesystem: { allowRead: [join(person, '.netrc')] } } });
     const allowed = await row(c, 'reader', (s) => s.state === 'connected');
-    expect(allowed.sandbox?.grants).toContainEqual({ path: join(home, '.netrc'), access: 'read', from: 'setting' });
+    expect(allowed.sandbox?.grants).toContainEqual({ path: join(person, '.netrc'), access: 'read', from: 'setting' });
   }, 180_000);
 
   it('grants only what the server\'s own state reports: the page cannot name a path, and a server without a refusal gets nothing', async () => {
@@ -70,6 +75,20 @@ describe('Allow on a sandbox refusal', () => {
   });
 });
 
+
+describe('Allow never opens the data home', () => {
+  it('refuses to grant a refusal inside Switchboard\'s data home, and writes nothing', async () => {
+    await writeFile(join(home, '.netrc'), 'x');
+    const c = await startCore({ reader: { command: 'node', args: [fixture('hostile-sandbox.mjs'), '--read-on-start', '~/.netrc'], env: { HOME: home }, sandboxEnabled: true } });
+    await row(c, 'reader', (s) => s.state === 'error');
+    const before = await readFile(join(home, 'servers.json'), 'utf8');
+    expect(await dispatch(c.handlers, 'allowSandboxDenial', { name: 'reader' })).toEqual({
+      ok: false,
+      error: { code: 'invalid_input', message: `${join(home, '.netrc')} is Switchboard's own data; no server is given it` },
+    });
+    expect(await readFile(join(home, 'servers.json'), 'utf8')).toBe(before);
+  });
+});
 
 describe('the policy on a remote server (SECURITY X2)', () => {
   it('does not connect a remote server whose host the policy denies, even behind a ${VAR}, and says who decided', async () => {
