@@ -1,5 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
+import { AppFailure } from './app-error';
 import { appsHandlers } from './apps/apps-handlers';
 import { AppearanceSettings, appearanceFile } from './appearance/appearance-settings';
 import { configHandlers } from './config/config-handlers';
@@ -8,6 +9,8 @@ import { policyGate } from './policy/policy-gate';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
+import { entryReads } from './config/provenance';
+import type { ServerConfig } from './config/server-config';
 import { readProjects } from './config/project-list';
 import { TrustStore } from './config/trust-store';
 import { bundlesFile, loginPathFile, serversFile } from './data-home';
@@ -16,6 +19,7 @@ import type { ChatService } from './chat/chat-service';
 import { createChat } from './chat/create-chat';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { RecentLog } from './diagnosis/recent-log';
+import { scrubbedAnswers } from './dispatch';
 import { EventHub } from './event-hub';
 import { BundleInstaller } from './install/bundle-installer';
 import { installHandlers, uploadsDir } from './install/install-handlers';
@@ -31,6 +35,7 @@ import { authHandlers } from './oauth/auth-handlers';
 import { SignInService, type SignInDeps } from './oauth/sign-in';
 import { migrationHandlers } from './secrets/migration-handlers';
 import { secretHandlers } from './secrets/secret-handlers';
+import { Scrubber } from './secrets/scrubber';
 import { aggregateStatus } from './status';
 import { flagToolDefinition } from './approvals/description-flags';
 import { grantHandlers } from './approvals/grant-handlers';
@@ -64,7 +69,9 @@ export const WINDOW_FIRST_MS = 3000;
 
 /** The whole app in plain Node; the Electron shell and the web host are thin adapters over it. */
 export class SwitchboardCore {
-  readonly events = new EventHub();
+  /** Every secret the process resolves, replaced at the output edges: log, events, answers, CLI, bundle (SECURITY S7). */
+  readonly scrubber = new Scrubber();
+  readonly events = new EventHub(this.scrubber);
   readonly mcp: McpManager;
   readonly chat: ChatService;
   /** The theme choice; the shells follow it (Electron's nativeTheme, window background, tray). */
@@ -88,18 +95,23 @@ export class SwitchboardCore {
   /** The curated catalog and the MCP Registry. */
   readonly servers: ServerInstaller;
   /** ${cmd:…} values, read once per session (SECURITY S4). */
-  private readonly commandSecrets: CommandSecrets;
+  private readonly commandSecrets: Pick<CommandSecrets, 'read'>;
   /** Install links the desktop shell (or web mode's command line) was handed, until the window takes them. */
   readonly installLinks = new InstallLinkInbox(() => this.events.emit('installLinkOffered', {}));
 
   /** The app's log, whose last lines go into the diagnostics bundle. */
   readonly log: RecentLog;
 
-  constructor(private readonly deps: CoreDeps) {
+  private readonly deps: CoreDeps;
+
+  constructor(given: CoreDeps) {
+    // Every keychain value read or written through the core is known to the scrubber (SECURITY S7).
+    const deps: CoreDeps = { ...given, vault: this.scrubber.watch(given.vault) };
+    this.deps = deps;
     const loginPath = deps.mcp?.loginPath ?? savedLoginPath({ file: loginPathFile(deps.home) });
     const launchGate = deps.holdServersForWindowMs === undefined ? undefined : this.windowGate(deps.holdServersForWindowMs);
-    this.commandSecrets = new CommandSecrets({ loginPath });
-    this.log = new RecentLog(deps.logger);
+    this.commandSecrets = this.scrubber.watchCommands(new CommandSecrets({ loginPath }));
+    this.log = new RecentLog(deps.logger, this.scrubber);
     this.appearance = new AppearanceSettings(appearanceFile(deps.home), this.log);
     this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));
     this.signIn = new SignInService({
@@ -113,7 +125,11 @@ export class SwitchboardCore {
       home: deps.home,
       logger: this.log,
       authProviderFor: this.signIn.providerFor,
-      expand: async (config) => policyGate(await expandServerConfig(config, process.env, deps.vault, this.commandSecrets)),
+      expand: async (config) => {
+        const expanded = await expandServerConfig(config, process.env, deps.vault, this.commandSecrets);
+        if (expanded.ok) this.scrubber.rememberConfig(expanded.config);
+        return policyGate(expanded);
+      },
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
       // Elicitation and sampling go to the chat's broker (A5); the chat exists by the time a server connects.
       clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },
@@ -162,7 +178,7 @@ export class SwitchboardCore {
       staging: this.uploads,
       ...(deps.installFetch ? { fetch: deps.installFetch } : {}),
     });
-    this.handlers = this.buildHandlers();
+    this.handlers = scrubbedAnswers(this.buildHandlers(), this.scrubber);
   }
 
   get configPath(): string {
@@ -199,9 +215,10 @@ export class SwitchboardCore {
 
   snapshot(): ServersSnapshot {
     const loading = this.chat.loading;
-    const servers = this.mcp.statuses().map((s) =>
-      serverView(s, this.shadowed[s.name] ?? [], { schemaTokens: loading.serverTokens(s.name), pinned: this.mcp.settings.isServerPinned(s.name) }),
-    );
+    const servers = this.mcp.statuses().map((s) => ({
+      ...serverView(s, this.shadowed[s.name] ?? [], { schemaTokens: loading.serverTokens(s.name), pinned: this.mcp.settings.isServerPinned(s.name) }),
+      ...(s.state.kind === 'trust_required' ? { reads: entryReads(s.config) } : {}),
+    }));
     return { servers, problems: this.problems, status: aggregateStatus(servers, this.mcpDisabled), configPath: this.configPath, toolBudget: loading.budgetView() };
   }
 
@@ -217,6 +234,7 @@ export class SwitchboardCore {
       configPath: this.configPath,
       vault: this.deps.vault,
       env: process.env,
+      scrubber: this.scrubber,
       now: new Date(),
     });
   }
@@ -228,8 +246,9 @@ export class SwitchboardCore {
   }
 
   private async apply(loaded: LoadedConfig): Promise<void> {
-    // A remote server gone from the config takes its credentials with it (SECURITY S2).
-    const kept = new Set(loaded.servers.map((s) => s.name));
+    // A remote server the person removed takes its credentials with it (SECURITY S2); one refused or unreadable
+    // (a problem names it) keeps them: a read or a rule is not the person's removal.
+    const kept = new Set([...loaded.servers.map((s) => s.name), ...loaded.problems.flatMap((p) => (p.server ? [p.server] : []))]);
     for (const gone of this.loaded?.servers ?? []) {
       if (gone.kind === 'remote' && !kept.has(gone.name)) {
         await this.signIn.forget(gone).catch((error) => this.log.warn('could not delete credentials of a removed server', { server: gone.name, error: String(error) }));
@@ -245,6 +264,15 @@ export class SwitchboardCore {
   }
 
   readonly handlers: Handlers;
+
+  /** Sign-in reaches a server's URL, so a project's server waits for its approval first (SECURITY P1). */
+  private approvedServer(name: string): ServerConfig | undefined {
+    const server = this.loaded?.servers.find((s) => s.name === name);
+    if (server && !(this.trustStore?.isTrusted(server) ?? server.source.userWritten)) {
+      throw new AppFailure('invalid_input', `server "${name}" is defined in ${server.source.path}; approve it before signing in`);
+    }
+    return server;
+  }
 
   /** Built last in the constructor: the chat and the manager must exist first. */
   private buildHandlers(): Handlers {
@@ -278,7 +306,7 @@ export class SwitchboardCore {
       ...appsHandlers({ mcp: this.mcp, caller: this.chat.caller }),
       ...authHandlers({
         signIn: this.signIn,
-        findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
+        findServer: (name) => this.approvedServer(name),
         afterCredentialsChanged: (name) => this.mcp.reconnect(name),
       }),
       getAppearance: async () => this.appearance.get(),

@@ -40,6 +40,8 @@ export interface ServerView {
   diagnosis?: Diagnosis;
   /** Epoch ms of the next reconnect attempt while backing_off. */
   nextAttemptAt?: number;
+  /** A server that died starting: the last lines it wrote to stderr (the diagnosis's "below"). */
+  stderrTail?: string[];
   toolCount: number;
   /** The tools shown come from the cache; the server has not answered yet. */
   toolsPending?: boolean;
@@ -51,6 +53,8 @@ export interface ServerView {
   pinned: boolean;
   /** A local server's OS sandbox (SECURITY X1); absent for remote servers. */
   sandbox?: SandboxView;
+  /** While it waits for approval: every variable and secret its entry reads, field by field (SECURITY V1). */
+  reads?: EntryRead[];
 }
 
 /** A local server's sandbox as the row and the trust card show it. */
@@ -67,6 +71,13 @@ export interface SandboxView {
   domains: string[];
   /** The refusal that stopped it ("blocked by the sandbox: read ~/.netrc"); Allow grants it. */
   denial?: { kind: 'read' | 'write' | 'connect'; text: string };
+}
+
+/** One `${…}` in a server entry: `field` is where it sits (args[1], headers.Authorization). */
+export interface EntryRead {
+  field: string;
+  kind: 'variable' | 'secret' | 'command';
+  name: string;
 }
 
 export interface ConfigProblem {

@@ -14,7 +14,7 @@ import { basename } from 'node:path';
 import type { TransportKind } from '../../../src-preload/contract';
 import type { ToolRef } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
-import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
+import type { RemoteServerConfig, ServerConfig } from '../config/server-config';
 import { systemClock, type Clock, type Logger } from '../ports';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 import { callFailure, isHardMaxTimeout } from '../diagnosis/call-diagnosis';
@@ -60,8 +60,8 @@ export interface McpManagerDeps {
   textCap?: number;
   /** `${VAR}` / `${secret:NAME}` expansion before each connect; { ok: false } puts the server in error, no launch. */
   expand?: (config: ServerConfig) => Promise<ExpandResult>;
-  /** Trust gate for stdio servers the user did not write through Switchboard; absent = never trusted. */
-  trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
+  /** Trust gate for servers the user did not write through Switchboard, local or remote; absent = never trusted. */
+  trust?: (config: ServerConfig) => boolean | Promise<boolean>;
   /** Elicitation and sampling: capabilities to declare and handlers to register on each Client (the chat's). */
   clientSetup?: ClientSetup;
   /** OAuth for remote servers (SDK OAuthClientProvider); undefined = no sign-in for that server. */

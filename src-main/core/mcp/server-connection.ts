@@ -19,12 +19,13 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { TransportKind } from '../../../src-preload/contract';
 import { AppFailure } from '../app-error';
-import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
+import type { RemoteServerConfig, ServerConfig } from '../config/server-config';
 import type { Clock, Logger } from '../ports';
 import { CrashTracker, formatDuration, type BackoffPolicy } from './backoff';
 import { terminal, transient } from '../diagnosis/diagnosis';
 import { diagnoseServer, serverFix } from '../diagnosis/server-diagnosis';
-import { describeExit, explainFailure, type Failure } from './failure-reason';
+import { describeExit, explainFailure, trustRequiredReason, type Failure } from './failure-reason';
+import { FirstRunRetry, StartWatch, withInstallProgress } from './first-run';
 import { launchHash } from './launch-hash';
 import { schemaValidator } from './schema-validator';
 import { LineRing } from './line-ring';
@@ -68,7 +69,7 @@ export interface ConnectionDeps {
   /** How often a connected remote server is pinged, so a dropped one is noticed and reconnected. */
   pingIntervalMs: number;
   expand?: (config: ServerConfig) => Promise<ExpandResult>;
-  trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
+  trust?: (config: ServerConfig) => boolean | Promise<boolean>;
   authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
   roots: () => Root[];
   clientSetup?: ClientSetup;
@@ -107,6 +108,7 @@ export class ServerConnection {
   private retryTimer: unknown;
   private pingTimer: unknown;
   private readonly crashes: CrashTracker;
+  private readonly firstRun = new FirstRunRetry();
   private readonly settledWaiters = new Set<() => void>();
   private stopped = false;
 
@@ -146,6 +148,7 @@ export class ServerConnection {
   /** By hand: forget past crashes and connect again now. */
   reconnect(): Promise<void> {
     this.crashes.reset();
+    this.firstRun.reset();
     return this.connect(false);
   }
 
@@ -272,15 +275,12 @@ export class ServerConnection {
       if (generation !== this.generation) return;
     }
 
-    // Trust first: an unapproved project server must not even have its secrets read.
-    if (this.config.kind === 'stdio' && !this.config.source.userWritten) {
+    // Trust first: an unapproved project server, local or remote, must not even have its secrets read (SECURITY P1).
+    if (!this.config.source.userWritten) {
       const trusted = this.deps.trust ? await this.deps.trust(this.config) : false;
       if (generation !== this.generation) return;
       if (!trusted) {
-        return this.setState({
-          kind: 'trust_required',
-          reason: `defined in ${this.config.source.path}, which you did not write in Switchboard: approve "${this.config.command}" before it runs`,
-        });
+        return this.setState({ kind: 'trust_required', reason: trustRequiredReason(this.config) });
       }
     }
     let config = this.config;
@@ -328,14 +328,16 @@ export class ServerConnection {
   private async open(config: ServerConfig, generation: number, recovering = false): Promise<Session | undefined> {
     let stdio: StdioProcessTransport | undefined;
     const timeoutMs = config.timeout * 1000;
+    // The timeout counts time without progress; stderr lines are the state's detail while starting (first-run.ts).
+    const watch = config.kind === 'stdio' ? new StartWatch({ timeoutMs, pid: () => stdio?.pid, onProgress: (line) => generation === this.generation && this.state.kind === 'connecting' && this.setState({ kind: 'connecting', reason: `starting ${config.command} · ${line}` }) }) : undefined;
     try {
       let session: Session;
       if (config.kind === 'stdio') {
-        const prepared = await prepareStdio(config, {
+        const prepared = await prepareStdio(withInstallProgress(config), {
           loginPath: this.deps.loginPath,
           maxLineBytes: this.deps.maxLineBytes,
           stopGraceMs: this.deps.stopGraceMs,
-          onStderr: (chunk) => this.logs.write(chunk),
+          onStderr: (chunk) => (this.logs.write(chunk), watch?.output(chunk)),
           onNoise: (line) => this.logs.push(line),
         });
         if (!prepared.ok) {
@@ -344,7 +346,7 @@ export class ServerConnection {
         }
         stdio = prepared.transport;
         const client = this.makeClient();
-        await client.connect(stdio, { timeout: timeoutMs });
+        await client.connect(stdio, watch!.requestOptions);
         session = { client, transport: stdio, kind: 'stdio', stdio };
       } else {
         // The HTTP and SSE transports load with the first remote server (transport-errors.ts).
@@ -378,17 +380,21 @@ export class ServerConnection {
           ...(stdio?.exit ? { exit: stdio.exit } : {}),
           ...(stdio?.fatal ? { fatal: stdio.fatal } : {}),
           ...(config.kind === 'remote' ? { url: config.url } : {}),
+          stderr: this.logs.snapshot(),
         });
-        this.fail(failure, recovering);
+        if (config.kind === 'stdio' && this.firstRun.shouldRetry(config, failure, recovering, (note) => this.logs.push(note))) void Promise.resolve(stopped).then(() => (generation === this.generation ? this.connect(false) : undefined));
+        else this.fail(failure, recovering);
       }
       await stopped;
       return undefined;
+    } finally {
+      watch?.dispose();
     }
   }
 
   private fail(failure: Failure, recovering: boolean): void {
     if (recovering && failure.retryable) return this.scheduleRetry(failure.reason);
-    this.setState({ kind: failure.state, reason: failure.reason });
+    this.setState(failure.state === 'error' && failure.stderrTail ? { kind: 'error', reason: failure.reason, stderrTail: failure.stderrTail } : { kind: failure.state, reason: failure.reason });
   }
 
   private makeClient(): Client {

@@ -7,7 +7,8 @@ export type ServerState =
   | { kind: 'connecting'; reason: string }
   | { kind: 'connected'; reason: string }
   | { kind: 'needs_auth'; reason: string }
-  | { kind: 'error'; reason: string }
+  /** stderrTail: the last lines the process wrote to stderr when it died starting (what the fix points at). */
+  | { kind: 'error'; reason: string; stderrTail?: string[] }
   | { kind: 'backing_off'; reason: string; nextAttemptAt: number };
 
 /** States a connect attempt ends in; a call waiting for its server stops waiting at any of these. */
