@@ -16,6 +16,7 @@ import { toolCalls } from './figures/tool-calls';
 import { toolSearchQuality, toolTokens } from './figures/tool-budget';
 import { startToUsable } from './figures/start-to-usable';
 import { toolsReady } from './figures/tools-ready';
+import { sandboxCost } from './figures/sandbox';
 import { warmStart } from './figures/warm-start';
 import type { Figure, Target } from './lib/figure';
 import { renderTable } from './lib/report';
@@ -32,6 +33,7 @@ interface Bench {
 
 const benches: Bench[] = [
   { id: 'tools-ready', title: 'tools ready, 10 stdio servers', unit: 'ms', target: { kind: 'ratio', max: 1.05 }, run: () => toolsReady(7) },
+  { id: 'sandbox', title: 'tools ready, 10 stdio servers, sandboxed ÷ unsandboxed', unit: 'ms', target: { kind: 'ratio', max: 1.1 }, run: () => sandboxCost(7) },
   {
     id: 'warm-start',
     title: 'warm start: catalog from cache',

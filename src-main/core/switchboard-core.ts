@@ -4,6 +4,8 @@ import { AppFailure } from './app-error';
 import { appsHandlers } from './apps/apps-handlers';
 import { AppearanceSettings, appearanceFile } from './appearance/appearance-settings';
 import { configHandlers } from './config/config-handlers';
+import { sandboxHandlers } from './sandbox/sandbox-handlers';
+import { policyGate } from './policy/policy-gate';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
@@ -126,7 +128,7 @@ export class SwitchboardCore {
       expand: async (config) => {
         const expanded = await expandServerConfig(config, process.env, deps.vault, this.commandSecrets);
         if (expanded.ok) this.scrubber.rememberConfig(expanded.config);
-        return expanded;
+        return policyGate(expanded);
       },
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
       // Elicitation and sampling go to the chat's broker (A5); the chat exists by the time a server connects.
@@ -297,6 +299,10 @@ export class SwitchboardCore {
       ...this.chatHandlers,
       ...installHandlers(this.bundles, this.uploads, this.servers, this.installLinks),
       ...grantHandlers(this.chat),
+      ...sandboxHandlers({ home: this.deps.home, server: (name) => {
+          const status = this.mcp.status(name);
+          return status && { config: status.config, reason: status.state.reason };
+        }, reload: () => this.reload() }),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
       ...toolRunHandlers(this.chat.caller, (update) => this.events.emit('toolRunUpdated', update)),

@@ -53,8 +53,26 @@ export interface ServerView {
   pinned: boolean;
   /** OAuth applies (the server asked for sign-in, or holds one): only then are Sign in / Sign out offered. */
   oauth: boolean;
+  /** A local server's OS sandbox (SECURITY X1); absent for remote servers. */
+  sandbox?: SandboxView;
   /** While it waits for approval: every variable and secret its entry reads, field by field (SECURITY V1). */
   reads?: EntryRead[];
+}
+
+/** A local server's sandbox as the row and the trust card show it. */
+export interface SandboxView {
+  /** on: sandboxed; off: runs with the person's rights; unavailable: asked for, but this OS has no sandbox. */
+  status: 'on' | 'off' | 'unavailable';
+  /** The administrator's policy requires the sandbox ("set by your organization"). */
+  setByOrganization: boolean;
+  /** Plain words for a platform without a sandbox ("not sandboxed: Windows has …"). */
+  note?: string;
+  /** Folders the person gave it: in its settings, its arguments, the projects opened (roots), its working folder. */
+  grants: { path: string; access: 'read' | 'write'; from: 'setting' | 'argument' | 'root' | 'working folder' | 'package' | 'toolchain' }[];
+  /** Hosts it may reach; none means no network at all. */
+  domains: string[];
+  /** The refusal that stopped it ("blocked by the sandbox: read ~/.netrc"); Allow grants it. */
+  denial?: { kind: 'read' | 'write' | 'connect'; text: string };
 }
 
 /** One `${…}` in a server entry: `field` is where it sits (args[1], headers.Authorization). */
@@ -153,6 +171,8 @@ export const serverInvokes = {
   reconnectServer: { input: byServer, output: out<null>() },
   reconnectAll: { input: empty, output: out<null>() },
   setServerEnabled: { input: z.object({ name: serverName, enabled: z.boolean() }).strict(), output: out<null>() },
+  /** Allow what the sandbox refused this server (main reads the refusal from the server's own state), then restart it. */
+  allowSandboxDenial: { input: byServer, output: out<null>() },
   serverLogs: { input: byServer, output: out<ServerLogs>() },
   listTools: { input: z.object({ server: serverName.optional() }).strict(), output: out<ToolListing[]>() },
   setToolEnabled: { input: z.object({ qualifiedName: toolName, enabled: z.boolean() }).strict(), output: out<null>() },

@@ -1,3 +1,5 @@
+import type { SandboxSettings } from './sandbox-config';
+
 /** The normalized model of one configured server, whatever file shape it came from. */
 
 export type ConfigOrigin = 'switchboard' | 'bundle' | 'project' | 'claude-desktop' | 'vscode' | 'cursor';
@@ -28,6 +30,10 @@ export interface StdioServerConfig extends CommonServerConfig {
   args: string[];
   env: Record<string, string>;
   cwd?: string;
+  /** Run in the OS sandbox (SECURITY X1); absent means off, as in VS Code. */
+  sandboxEnabled?: boolean;
+  /** Grants beyond the sandbox's defaults, in VS Code's shape. */
+  sandbox?: SandboxSettings;
 }
 
 export type RemoteTransportChoice = 'auto' | 'streamable-http' | 'sse';

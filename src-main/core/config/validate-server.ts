@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { serverName } from '../../../src-preload/contract';
 import { hasReference } from './expand';
+import { parseSandboxFields } from './sandbox-config';
 import { foreignNameProblem, isPersons, personOnlyFieldNote } from './provenance';
 import {
   DEFAULT_CONNECT_TIMEOUT_S,
@@ -81,6 +82,8 @@ export function validateServerEntry(name: string, raw: unknown, source: ConfigSo
   const withNotes = (server: ServerConfig): EntryResult => (notes.length > 0 ? { ok: true, server, notes } : { ok: true, server });
 
   if (entry.command !== undefined) {
+    const sandbox = parseSandboxFields(raw);
+    if (!sandbox.ok) return { ok: false, message: `${label}: "${sandbox.field}" ${sandbox.message}` };
     return withNotes({
       ...common,
       kind: 'stdio',
@@ -88,6 +91,7 @@ export function validateServerEntry(name: string, raw: unknown, source: ConfigSo
       args: entry.args ?? [],
       env: entry.env ?? {},
       ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
+      ...sandbox.fields,
     });
   }
   const url = entry.url!;

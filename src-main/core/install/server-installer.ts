@@ -13,6 +13,7 @@ import { freeName } from './free-name';
 import { linkedEntry } from './install-link';
 import { DEFAULT_REGISTRY_URL, RegistryClient, checkRegistryUrl, readCappedBytes, type RegistryEntry } from './registry-client';
 import { checkInputs, fillTemplate, installOptions, optionView, type InstallOption } from './registry-mapping';
+import { withInstallSandbox } from '../sandbox/install-sandbox';
 import { MAX_BUNDLE_BYTES, type UploadStaging } from './upload-staging';
 
 export interface ServerInstallerDeps {
@@ -77,7 +78,8 @@ export class ServerInstaller {
     checkInputs(option.inputs, values);
     const secretName = (key: string) => installSecretName(name, key);
     const secrets = option.inputs.filter((i) => i.secret && values[i.key]).map((i) => ({ name: secretName(i.key), value: values[i.key]! }));
-    return this.write(name, fillTemplate(option.template, option.inputs, values, secretName), secrets);
+    // Installed from the catalog or a registry: sandboxed with the grants the entry declares (SECURITY X1).
+    return this.write(name, withInstallSandbox(fillTemplate(option.template, option.inputs, values, secretName), source), secrets);
   }
 
   /** A server from an install link, as its form showed it; the link's rules are checked again here, not trusted from the UI (SECURITY V2). */

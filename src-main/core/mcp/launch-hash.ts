@@ -9,7 +9,15 @@ import { sortedEntries as sorted, type ServerConfig } from '../config/server-con
 export function launchHash(config: ServerConfig): string {
   const fields =
     config.kind === 'stdio'
-      ? { kind: 'stdio', command: config.command, args: config.args, env: sorted(config.env), cwd: config.cwd ?? null }
+      ? {
+          kind: 'stdio',
+          command: config.command,
+          args: config.args,
+          env: sorted(config.env),
+          cwd: config.cwd ?? null,
+          // Only when set, so entries without a sandbox keep the hashes (and approvals) they had (SECURITY X1).
+          ...(config.sandboxEnabled !== undefined || config.sandbox ? { sandbox: [config.sandboxEnabled ?? false, config.sandbox ?? null] } : {}),
+        }
       : { kind: 'remote', url: config.url, headers: sorted(config.headers), transport: config.transport };
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }

@@ -8,6 +8,7 @@ import type {
   ServerView,
 } from '../../../src-preload/contract';
 import { diagnoseServer } from '../diagnosis/server-diagnosis';
+import { sandboxView } from '../sandbox/sandbox-view';
 import type { ServerStatus } from './mcp-manager';
 
 /** Serializable views for the UI; only plain data leaves the core. */
@@ -33,6 +34,7 @@ export function serverView(
     schemaTokens: extra.schemaTokens,
     pinned: extra.pinned,
     oauth: extra.oauth === true,
+    ...(config.kind === 'stdio' ? { sandbox: sandboxView(config, state.reason) } : {}),
   };
 }
 

@@ -68,7 +68,14 @@ describe.skipIf(!keychain)('installing from the registry and the catalog', () =>
     expect(found.registryUrl).toBe(registry.url);
     expect(found.servers.map((s) => [s.name, s.suggestedName])).toEqual([['io.github.brave/brave-search-mcp-server', 'brave-search-mcp-server']]);
     expect(await call('installServer', { source: { registry: 'io.github.brave/brave-search-mcp-server' }, option: 'package:0', name: 'brave', values: { 'env.BRAVE_API_KEY': 'bsk-secret-1' } })).toEqual({ name: 'brave' });
-    expect((await servers()).brave).toEqual({ command: 'npx', args: ['-y', '@brave/brave-search-mcp-server@2.1.3'], env: { BRAVE_API_KEY: '${secret:install.brave.env.BRAVE_API_KEY}' } });
+    expect((await servers()).brave).toEqual({
+      command: 'npx',
+      args: ['-y', '@brave/brave-search-mcp-server@2.1.3'],
+      env: { BRAVE_API_KEY: '${secret:install.brave.env.BRAVE_API_KEY}' },
+      // SECURITY X1: an installed local server runs sandboxed, reaching the registry its runner fetches from.
+      sandboxEnabled: true,
+      sandbox: { network: { allowedDomains: ['registry.npmjs.org'] } },
+    });
     expect(await vault.get('install.brave.env.BRAVE_API_KEY')).toBe('bsk-secret-1');
     expect(await readFile(join(home, 'servers.json'), 'utf8')).not.toContain('bsk-secret-1');
     // The registry was asked again at install time, not trusted from the UI.
@@ -100,6 +107,7 @@ describe.skipIf(!keychain)('installing from the registry and the catalog', () =>
     expect(items.map((i) => i.id)).toEqual(expect.arrayContaining(['filesystem', 'git', 'memory', 'fetch', 'time', 'sequential-thinking', 'playwright', 'github']));
     await call('installServer', { source: { catalog: 'everything' }, option: 'package:0', name: 'everything', values: {} });
     await expect.poll(() => core!.snapshot().servers.find((s) => s.name === 'everything')?.state, { timeout: 60_000 }).toBe('connected');
+    expect(core!.snapshot().servers.find((s) => s.name === 'everything')?.sandbox).toMatchObject({ status: 'on', domains: ['registry.npmjs.org'] });
   }, 90_000);
 
   it('downloads an mcpb package, checks its fileSha256, and hands it to the bundle installer', async () => {

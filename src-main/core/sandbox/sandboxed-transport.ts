@@ -1,0 +1,41 @@
+import { StdioProcessTransport, type StdioLaunch } from '../mcp/stdio-transport';
+import { describeDenial, detectDenial } from './sandbox-denial';
+import type { SandboxPlan } from './sandbox-plan';
+
+/**
+ * A stdio transport whose child runs in the sandbox: it reads the child's stderr for refusals (SECURITY X1)
+ * and, when the child ends after one, makes "blocked by the sandbox: read ~/.netrc" the reason the
+ * connection gives (its `fatal`), so the row says what happened instead of "exited with code 1".
+ */
+export class SandboxedTransport extends StdioProcessTransport {
+  /** The latest refusal seen, in the row's words; each new one is also written to the server's log. */
+  denial: string | undefined;
+  private partial = '';
+
+  constructor(launch: StdioLaunch, plan: SandboxPlan, home: string) {
+    super({
+      ...launch,
+      onStderr: (chunk) => {
+        launch.onStderr(chunk);
+        const lines = (this.partial + chunk).split('\n');
+        this.partial = (lines.pop() ?? '').slice(-4096);
+        for (const line of lines) {
+          const denial = detectDenial(line, plan);
+          if (!denial) continue;
+          this.denial = describeDenial(denial, home);
+          launch.onNoise(`[sandbox] ${this.denial}`);
+        }
+      },
+    });
+  }
+
+  override start(): Promise<void> {
+    // The SDK sets onclose before start; all stderr has arrived by the child's 'close', so the reason is known.
+    const closed = this.onclose;
+    this.onclose = () => {
+      if (this.denial && !this.fatal) this.fatal = this.denial;
+      closed?.();
+    };
+    return super.start();
+  }
+}
