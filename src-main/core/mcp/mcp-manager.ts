@@ -34,7 +34,7 @@ import { ToolSettings } from './tool-settings';
 import type { ToolBudget } from '../../../src-preload/contract/tool-budget';
 import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks';
 import { callToolAsTask, runsAsTask, type TaskCallDeps } from './task-call';
-import type { WireSteps } from '../traces/call-traces';
+import type { CallOptions, WireSteps } from './call-vocabulary';
 
 export interface McpManagerDeps {
   /** Data home: tool cache and per-tool settings live here. */
@@ -76,18 +76,6 @@ export interface ServerStatus {
   transport: TransportKind;
   toolCount: number;
   pendingTools: boolean;
-}
-
-export interface CallOptions {
-  /**
-   * The caller's own cancel for this call alone: aborting it cancels the call (the server hears
-   * notifications/cancelled). The manager passes its signal straight to the SDK and aborts it itself
-   * at the hard maximum, so a call makes one signal, not two. A CallCancel costs less than an AbortController.
-   */
-  controller?: Canceller;
-  onProgress?: (progress: CallProgress) => void;
-  /** A call the server runs as a task: each status it reports (working, input_required, …), and a dropped connection. */
-  onTask?: (task: TaskView) => void;
 }
 
 /** Hard maximum for one tool call, as a multiple of the per-call (progress-reset) timeout. */

@@ -5,35 +5,19 @@
  * Main runs its own copy of the approved arguments (SECURITY A1); tools stay namespaced (A4).
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { visibleTo, type CallOrigin, type CatalogTool, type ToolRef, type ToolResult } from '../../../src-preload/contract/tools';
+import { visibleTo, type CatalogTool, type ToolRef, type ToolResult } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
 import type { ApprovalBroker, ToolCallVerdict } from '../approvals/approval-broker';
 import { CallCancel } from '../mcp/call-cancel';
-import type { CallOptions, McpManager } from '../mcp/mcp-manager';
+import type { McpManager } from '../mcp/mcp-manager';
+import type { CallOutcome, CallRecording, CallRequest } from '../mcp/call-vocabulary';
 import { ARGUMENTS_FIX } from '../diagnosis/call-diagnosis';
 import { misuse, terminal, withDiagnosis } from '../diagnosis/diagnosis';
-import type { CallRecording, CallTraces } from '../traces/call-traces';
+import type { CallTraces } from '../traces/call-traces';
 import { checkArguments } from './tool-arguments';
 
 /** What the caller needs of the MCP manager (a test may give it SDK clients of its own). */
 export type ToolSource = Pick<McpManager, 'tools' | 'findTool' | 'resolveTool' | 'callServerTool'>;
-
-export interface CallRequest extends CallOptions {
-  origin: CallOrigin;
-  /** An app may call only tools of the server that rendered it. */
-  appServer?: string;
-  conversationId?: string;
-  callId?: string;
-  /** Told once the call is approved, just before it is sent (the chat's card moves to "running"). */
-  onApproved?: (run: { args: Record<string, unknown>; because: string; by: 'user' | 'policy' }) => void;
-}
-
-export type CallOutcome =
-  | { kind: 'refused'; tool?: CatalogTool; error: AppFailure }
-  | { kind: 'denied'; tool: CatalogTool; by: 'user' | 'policy'; because: string; reason?: string }
-  | { kind: 'cancelled'; tool: CatalogTool; stage: 'approval' | 'running'; args?: Record<string, unknown>; because?: string }
-  | { kind: 'failed'; tool: CatalogTool; args: Record<string, unknown>; because: string; error: AppFailure }
-  | { kind: 'done'; tool: CatalogTool; args: Record<string, unknown>; because: string; result: ToolResult };
 
 /** The CLI's rule: typing `switchboard call` is the person's consent; a deny rule and a disabled tool still refuse. */
 const CLI_CONSENT = 'you ran it yourself with switchboard call';

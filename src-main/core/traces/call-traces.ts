@@ -16,7 +16,7 @@ import type { CallProgress } from '../../../src-preload/contract/tasks';
 import type { CallRoute, CallTrace, TraceStep } from '../../../src-preload/contract/traces';
 import { diagnoseToolResult } from '../diagnosis/call-diagnosis';
 import { systemClock, type Clock } from '../ports';
-import type { CallOutcome, CallRequest } from '../tools/tool-caller';
+import type { CallOutcome, CallRecording, CallRequest } from '../mcp/call-vocabulary';
 
 /** Where finished traces go besides memory (OpenTelemetry, when it is switched on). */
 export interface TraceSink {
@@ -30,19 +30,6 @@ export interface CallTracesDeps {
   /** Calls kept per server (default 200). */
   perServer?: number;
   sink?: TraceSink;
-}
-
-/** What the MCP manager tells a call's trace: each time the request goes out, and each progress notification. */
-export interface WireSteps {
-  sent(route: CallRoute): void;
-  progress(progress: CallProgress): void;
-}
-
-/** One call's trace while it runs; the call path tells it each step. */
-export interface CallRecording extends WireSteps {
-  /** The tool named was found: the trace is filed under its server. */
-  resolved(tool: CatalogTool): void;
-  approved(by: 'user' | 'policy', because: string): void;
 }
 
 const DEFAULT_PER_SERVER = 200;
