@@ -1,12 +1,11 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { basename } from 'node:path';
 import type { TransportKind } from '../../../src-preload/contract';
 import type { ToolRef } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
-import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
-import { systemClock, type Clock, type Logger } from '../ports';
+import type { ServerConfig } from '../config/server-config';
+import { systemClock, type Logger } from '../ports';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
 import { misuse } from '../diagnosis/diagnosis';
 import { memoLast } from '../memo-last';
@@ -14,7 +13,7 @@ import { DEFAULT_TEXT_CAP, type ToolResult } from './call-result';
 import { launchHash } from './launch-hash';
 import { loginShellPath, type LoginPathSource } from './login-path';
 import { McpServer, noSuchTool, type McpServerDeps } from './mcp-server';
-import { realScheduler, type ClientSetup, type ExpandResult, type Scheduler } from './server-session';
+import { realScheduler } from './server-session';
 import type { ServerState } from './server-state';
 import { DEFAULT_MAX_LINE_BYTES } from './stdio-transport';
 import { buildCatalog, type Catalog, type CatalogTool } from './tool-catalog';
@@ -23,36 +22,12 @@ import { ToolSettings } from './tool-settings';
 import type { ToolBudget } from '../../../src-preload/contract/tool-budget';
 import type { CallOptions, WireSteps } from './call-vocabulary';
 
-export interface McpManagerDeps {
+/** The servers' deps, each optional with a default (McpServerDeps and SessionDeps say what each is for). */
+export interface McpManagerDeps extends Partial<Omit<McpServerDeps, 'logger' | 'backoff' | 'roots' | 'onChange' | 'onResourceUpdated'>> {
   /** Data home: tool cache and per-tool settings live here. */
   home: string;
   logger: Logger;
-  clock?: Clock;
-  scheduler?: Scheduler;
   backoff?: Partial<BackoffPolicy>;
-  /** The login-shell PATH used to resolve commands (default: read once from the user's shell). */
-  loginPath?: LoginPathSource;
-  /**
-   * Servers start once this settles: a shell passes "the window has its first servers list, or a few
-   * seconds", so dozens of servers booting at once do not hold the window up (the tools show from the cache).
-   */
-  launchGate?: Promise<unknown>;
-  maxLineBytes?: number;
-  stopGraceMs?: number;
-  /** Ping interval for connected remote servers (default 30 s); a failed ping starts the reconnect backoff. */
-  pingIntervalMs?: number;
-  /** Hard maximum for one tool call even while progress keeps arriving (default 10 × the server's toolTimeout). */
-  callHardMaxMs?: number;
-  /** Text over this many characters in a tool result is cut to head + tail. */
-  textCap?: number;
-  /** `${VAR}` / `${secret:NAME}` expansion before each connect; { ok: false } puts the server in error, no launch. */
-  expand?: (config: ServerConfig) => Promise<ExpandResult>;
-  /** Trust gate for stdio servers the user did not write through Switchboard; absent = never trusted. */
-  trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
-  /** Elicitation and sampling: capabilities to declare and handlers to register on each Client (the chat's). */
-  clientSetup?: ClientSetup;
-  /** OAuth for remote servers (SDK OAuthClientProvider); undefined = no sign-in for that server. */
-  authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
 }
 
 /** What the snapshot needs of one server. */
@@ -68,8 +43,9 @@ export interface ServerStatus {
 const COALESCE_MS = 15;
 
 /**
- * Every configured MCP server, connected in parallel and kept alive; the tool catalog built
- * from them; calls, resources, prompts and roots. One server's failure never touches another.
+ * The fleet: every configured server (an McpServer each), the config diff applied to them, the tool
+ * catalog built from them and its lookups, the roots they are told, and the listeners. One server's
+ * failure never touches another.
  */
 export class McpManager {
   private readonly servers = new Map<string, McpServer>();
@@ -136,9 +112,9 @@ export class McpManager {
     const fresh = configs.filter((c) => !this.servers.has(c.name));
     const cached = await Promise.all(fresh.map((c) => (c.enabled ? this.cache.read(launchHash(c)) : undefined)));
     fresh.forEach((config, i) => {
-      const connection = new McpServer(config, this.serverDeps(), cached[i]);
-      this.servers.set(config.name, connection);
-      added.push(connection);
+      const server = new McpServer(config, this.serverDeps(), cached[i]);
+      this.servers.set(config.name, server);
+      added.push(server);
     });
     this.changed();
     for (const connection of added) {
@@ -152,25 +128,20 @@ export class McpManager {
   }
 
   private serverDeps(): McpServerDeps {
+    const { home: _home, ...deps } = this.deps;
     return {
-      logger: this.deps.logger,
-      clock: this.deps.clock ?? systemClock,
-      scheduler: this.deps.scheduler ?? realScheduler,
-      backoff: { ...DEFAULT_BACKOFF, ...this.deps.backoff },
-      loginPath: this.deps.loginPath ?? loginShellPath,
-      ...(this.deps.launchGate ? { launchGate: this.deps.launchGate } : {}),
-      maxLineBytes: this.deps.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-      stopGraceMs: this.deps.stopGraceMs ?? 2000,
-      pingIntervalMs: this.deps.pingIntervalMs ?? 30_000,
-      ...(this.deps.expand ? { expand: this.deps.expand } : {}),
-      ...(this.deps.trust ? { trust: this.deps.trust } : {}),
-      ...(this.deps.authProviderFor ? { authProviderFor: this.deps.authProviderFor } : {}),
-      ...(this.deps.clientSetup ? { clientSetup: this.deps.clientSetup } : {}),
-      ...(this.deps.callHardMaxMs !== undefined ? { callHardMaxMs: this.deps.callHardMaxMs } : {}),
-      textCap: this.deps.textCap ?? DEFAULT_TEXT_CAP,
+      ...deps,
+      clock: deps.clock ?? systemClock,
+      scheduler: deps.scheduler ?? realScheduler,
+      backoff: { ...DEFAULT_BACKOFF, ...deps.backoff },
+      loginPath: deps.loginPath ?? loginShellPath,
+      maxLineBytes: deps.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      stopGraceMs: deps.stopGraceMs ?? 2000,
+      pingIntervalMs: deps.pingIntervalMs ?? 30_000,
+      textCap: deps.textCap ?? DEFAULT_TEXT_CAP,
       roots: () => this.rootList,
-      onChange: (server: McpServer) => this.serverChanged(server),
-      onResourceUpdated: (server: string, uri: string) => {
+      onChange: (server) => this.serverChanged(server),
+      onResourceUpdated: (server, uri) => {
         for (const listener of this.resourceListeners) listener(server, uri);
       },
     };
