@@ -11,7 +11,7 @@ import { misuse } from '../diagnosis/diagnosis';
 import { memoLast } from '../memo-last';
 import { DEFAULT_TEXT_CAP, type ToolResult } from './call-result';
 import { launchHash } from './launch-hash';
-import { loginShellPath, type LoginPathSource } from './login-path';
+import { loginShellPath } from './login-path';
 import { McpServer, noSuchTool, type McpServerDeps } from './mcp-server';
 import { realScheduler } from './server-session';
 import type { ServerState } from './server-state';
