@@ -7,13 +7,14 @@
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { visibleTo, type CatalogTool, type ToolRef, type ToolResult } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
-import type { ApprovalBroker, ToolCallVerdict } from '../approvals/approval-broker';
+import type { ApprovalBroker, PolicyAsk, PolicyDecision, ToolCallVerdict } from '../approvals/approval-broker';
 import { CallCancel } from '../mcp/call-cancel';
 import type { McpManager } from '../mcp/mcp-manager';
 import type { CallOutcome, CallRecording, CallRequest } from '../mcp/call-vocabulary';
 import { ARGUMENTS_FIX } from '../diagnosis/call-diagnosis';
 import { misuse, terminal, withDiagnosis } from '../diagnosis/diagnosis';
 import type { CallTraces } from '../traces/call-traces';
+import { memoLast } from '../memo-last';
 import { checkArguments } from './tool-arguments';
 
 /** What the caller needs of the MCP manager (a test may give it SDK clients of its own). */
@@ -23,19 +24,13 @@ export type ToolSource = Pick<McpManager, 'tools' | 'findTool' | 'resolveTool' |
 const CLI_CONSENT = 'you ran it yourself with switchboard call';
 
 export class ToolCaller {
-  private listedFrom: CatalogTool[] | undefined;
-  private forModel: CatalogTool[] = [];
+  private readonly forModel = memoLast((all: CatalogTool[]) => all.filter((t) => t.enabled && visibleTo(t, 'model')));
 
-  constructor(private readonly deps: { source: ToolSource; broker: Pick<ApprovalBroker, 'requestToolCall' | 'decidedByPolicy'>; traces?: Pick<CallTraces, 'record'> }) {}
+  constructor(private readonly deps: { source: ToolSource; broker: Pick<ApprovalBroker, 'requestToolCall' | 'policyDecision'>; traces?: Pick<CallTraces, 'record'> }) {}
 
   /** The tools offered to a model: enabled, and not marked app-only (MCP Apps visibility). Rebuilt only when the catalog changes. */
   modelTools(): CatalogTool[] {
-    const all = this.deps.source.tools();
-    if (all !== this.listedFrom) {
-      this.listedFrom = all;
-      this.forModel = all.filter((t) => t.enabled && visibleTo(t, 'model'));
-    }
-    return this.forModel;
+    return this.forModel(this.deps.source.tools());
   }
 
   call(ref: ToolRef, args: Record<string, unknown>, request: CallRequest): Promise<CallOutcome> {
@@ -55,7 +50,8 @@ export class ToolCaller {
     const refusal = this.refusal(tool, args, request);
     if (refusal) return { kind: 'refused', tool, error: refusal };
 
-    const verdict = this.policyFirst(tool, args, request) ?? (await this.askPerson(tool, args, request));
+    const policy = this.policyFirst(tool, args, request);
+    const verdict = policy.kind === 'ask' ? await this.askPerson(tool, args, request, policy) : policy;
     if (verdict.kind === 'cancelled') return { kind: 'cancelled', tool, stage: 'approval' };
     if (verdict.kind === 'deny') return { kind: 'denied', tool, by: verdict.by, because: verdict.because, ...(verdict.reason ? { reason: verdict.reason } : {}) };
 
@@ -95,19 +91,20 @@ export class ToolCaller {
 
   /**
    * The approval policy's answer when it decides alone (allow or deny): no dialog could change the
-   * arguments, so they run as given. Undefined when a person must answer. The CLI's own rule: typing
+   * arguments, so they run as given; otherwise what to ask the person. The CLI's own rule: typing
    * the command is consent, so only a deny refuses.
    */
-  private policyFirst(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): ToolCallVerdict | undefined {
-    const decided = this.deps.broker.decidedByPolicy(tool, args);
-    if (request.origin !== 'cli' || decided?.kind === 'deny') return decided;
-    return { kind: 'run', args, by: 'user', because: decided?.because ?? CLI_CONSENT };
+  private policyFirst(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): PolicyDecision | PolicyAsk {
+    const decided = this.deps.broker.policyDecision(tool, args);
+    if (request.origin !== 'cli' || decided.kind === 'deny') return decided;
+    return { kind: 'run', args, by: 'user', because: decided.kind === 'run' ? decided.because : CLI_CONSENT };
   }
 
-  private askPerson(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): Promise<ToolCallVerdict> {
+  private askPerson(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest, ask: PolicyAsk): Promise<ToolCallVerdict> {
     return this.deps.broker.requestToolCall({
       tool,
       args,
+      ask,
       origin: request.origin,
       catalog: () => this.deps.source.tools().filter((t) => t.enabled),
       signal: request.controller?.signal ?? NEVER_CANCELLED,
