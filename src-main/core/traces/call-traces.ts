@@ -7,8 +7,8 @@
  *
  * A call's reply goes out before its trace is completed: measuring sizes, the last step and the
  * export wait until the calls that ended in the last moment are completed together (COMPLETE_AFTER_MS,
- * or sooner once COMPLETE_AT calls wait), or until the next read, which completes them first: a busy
- * web-mode bridge had paid one turn of the event loop per call for it.
+ * or sooner once COMPLETE_AT calls wait), or until the next read, which completes them first
+ * (bench/README.md, "Why the call path is shaped as it is").
  */
 import type { CatalogTool, ToolRef } from '../../../src-preload/contract/tools';
 import type { FailureClass } from '../../../src-preload/contract/common';
@@ -33,11 +33,7 @@ export interface CallTracesDeps {
 }
 
 const DEFAULT_PER_SERVER = 200;
-/**
- * How long an ended call's trace may wait to be completed with others (unless something reads it first).
- * Short, because a waiting trace holds its call's outcome: held for 500 ms, outcomes outlived young-generation
- * collections and cost more in GC than one completion per call did.
- */
+/** How long an ended call's trace may wait to be completed with others (unless something reads it first); short, since it holds the outcome. */
 export const COMPLETE_AFTER_MS = 2;
 /** So many ended calls waiting are completed on the next turn, whatever the time: what waits stays small. */
 export const COMPLETE_AT = 64;
