@@ -89,11 +89,11 @@ export class McpManager {
     this.mcpDisabled = options.mcpDisabled ?? false;
     const wanted = new Map(configs.map((c) => [c.name, c]));
     const stopping: Promise<void>[] = [];
-    for (const [name, connection] of this.servers) {
+    for (const [name, mcpServer] of this.servers) {
       const next = wanted.get(name);
-      if (!next || launchHash(next) !== connection.hash) {
+      if (!next || launchHash(next) !== mcpServer.hash) {
         this.servers.delete(name);
-        stopping.push(connection.stop());
+        stopping.push(mcpServer.stop());
       }
     }
     await Promise.all(stopping);
@@ -117,9 +117,9 @@ export class McpManager {
       added.push(server);
     });
     this.changed();
-    for (const connection of added) {
-      if (this.mcpDisabled) void connection.disable(this.offReason(connection.config));
-      else connection.start();
+    for (const mcpServer of added) {
+      if (this.mcpDisabled) void mcpServer.disable(this.offReason(mcpServer.config));
+      else mcpServer.start();
     }
   }
 
@@ -147,12 +147,12 @@ export class McpManager {
     };
   }
 
-  private serverChanged(connection: McpServer): void {
-    if (this.servers.get(connection.name) !== connection) return; // a replaced connection winding down
-    if (connection.toolsLive && this.cachedToolsWritten.get(connection) !== connection.tools) {
-      this.cachedToolsWritten.set(connection, connection.tools);
-      this.cache.write(connection.hash, connection.tools).catch((error: unknown) => {
-        this.deps.logger.warn(`mcp: could not write the tool cache for ${connection.name}`, { error: String(error) });
+  private serverChanged(mcpServer: McpServer): void {
+    if (this.servers.get(mcpServer.name) !== mcpServer) return; // a replaced server winding down
+    if (mcpServer.toolsLive && this.cachedToolsWritten.get(mcpServer) !== mcpServer.tools) {
+      this.cachedToolsWritten.set(mcpServer, mcpServer.tools);
+      this.cache.write(mcpServer.hash, mcpServer.tools).catch((error: unknown) => {
+        this.deps.logger.warn(`mcp: could not write the tool cache for ${mcpServer.name}`, { error: String(error) });
       });
     }
     this.changed();
@@ -185,8 +185,8 @@ export class McpManager {
   }
 
   status(name: string): ServerStatus | undefined {
-    const connection = this.servers.get(name);
-    return connection && statusOf(connection, this.catalog().tools.filter((t) => t.server === name).length);
+    const mcpServer = this.servers.get(name);
+    return mcpServer && statusOf(mcpServer, this.catalog().tools.filter((t) => t.server === name).length);
   }
 
   /** A server's configuration, without building its status (read on every tool call). */
@@ -304,8 +304,8 @@ export class McpManager {
     const late = this.findTool(ref);
     if (late) return late;
     if ('qualifiedName' in ref) throw new AppFailure('not_found', `no tool named "${ref.qualifiedName}"`, misuse('call only the tools you were given (switchboard tools lists them)'));
-    const connection = this.require(ref.server);
-    if (connection.state.kind !== 'connected') throw connection.notConnected();
+    const mcpServer = this.require(ref.server);
+    if (mcpServer.state.kind !== 'connected') throw mcpServer.notConnected();
     throw noSuchTool(ref.server, ref.tool);
   }
 
@@ -343,8 +343,8 @@ export class McpManager {
   }
 
   prompts(server?: string): { server: string; prompt: Prompt }[] {
-    const connections = server === undefined ? [...this.servers.values()] : [this.require(server)];
-    return connections.filter((c) => c.state.kind === 'connected').flatMap((c) => c.prompts.map((prompt) => ({ server: c.name, prompt })));
+    const servers = server === undefined ? [...this.servers.values()] : [this.require(server)];
+    return servers.filter((c) => c.state.kind === 'connected').flatMap((c) => c.prompts.map((prompt) => ({ server: c.name, prompt })));
   }
 
   async getPrompt(server: string, name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
@@ -353,8 +353,8 @@ export class McpManager {
   }
 
   private async clientFor(server: string) {
-    const connection = this.require(server);
-    return connection.connectedClient(connection.config.timeout * 1000);
+    const mcpServer = this.require(server);
+    return mcpServer.connectedClient(mcpServer.config.timeout * 1000);
   }
 
   // ---- roots ----
@@ -362,15 +362,15 @@ export class McpManager {
   /** The folders the user picked, served to servers that ask (roots/list); servers are told when they change. */
   setRoots(folders: string[]): void {
     this.rootList = folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) || folder }));
-    for (const connection of this.servers.values()) {
-      connection.readyClient()?.sendRootsListChanged().catch(() => {});
+    for (const mcpServer of this.servers.values()) {
+      mcpServer.readyClient()?.sendRootsListChanged().catch(() => {});
     }
   }
 
   private require(name: string): McpServer {
-    const connection = this.servers.get(name);
-    if (!connection) throw new AppFailure('not_found', `no server named "${name}"`, misuse('use a server name from the servers list (switchboard status)'));
-    return connection;
+    const mcpServer = this.servers.get(name);
+    if (!mcpServer) throw new AppFailure('not_found', `no server named "${name}"`, misuse('use a server name from the servers list (switchboard status)'));
+    return mcpServer;
   }
 }
 
