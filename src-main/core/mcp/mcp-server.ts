@@ -158,9 +158,10 @@ export class McpServer {
 
   /** The server forgot our HTTP session (404): open a new one in place, without a visible state change. */
   async reinitialize(): Promise<Client> {
+    const previous = this.session;
     const session = this.newSession(false);
-    await this.endSession();
     this.session = session;
+    await previous?.dispose();
     const client = await session.resume();
     if (!client) throw this.notConnected();
     return client;
@@ -227,14 +228,16 @@ export class McpServer {
     }
   }
 
+  /** A new session replaces the current one at once: a connect asked for later disposes this one before it starts. */
   private async connect(recovering: boolean): Promise<void> {
     if (this.stopped) return;
-    await this.endSession();
-    if (this.stopped || this.session) return; // stopped, or a later connect already under way
-    if (!this.config.enabled) return this.setState({ kind: 'disabled', reason: disabledReason(this.config) });
-    const session = this.newSession(recovering);
+    this.cancelRetry();
+    const previous = this.session;
+    const session = this.config.enabled ? this.newSession(recovering) : undefined;
     this.session = session;
-    await session.start();
+    await previous?.dispose();
+    if (session) return session.start();
+    if (!this.session && !this.stopped) this.setState({ kind: 'disabled', reason: disabledReason(this.config) });
   }
 
   private newSession(recovering: boolean): ServerSession {

@@ -136,6 +136,7 @@ export class ServerSession {
 
   /** The whole attempt: launch gate, trust, expansion, transport, lists, then connected and pinged. */
   async start(): Promise<void> {
+    if (this.disposed) return; // replaced while the previous session closed
     if (this.deps.launchGate) {
       await this.deps.launchGate;
       if (this.disposed) return;
@@ -171,6 +172,7 @@ export class ServerSession {
 
   /** A new HTTP session in place of one the server forgot: the transport only, no state shown, the lists kept. */
   async resume(): Promise<Client | undefined> {
+    if (this.disposed) return undefined;
     const expanded = this.deps.expand ? await this.deps.expand(this.config) : { ok: true as const, config: this.config, warnings: [] };
     if (this.disposed) return undefined;
     if (!expanded.ok) {
