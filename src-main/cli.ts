@@ -15,6 +15,7 @@ import { diagnoseServer, serverFix } from './core/diagnosis/server-diagnosis';
 import type { ServerStatus } from './core/mcp/mcp-manager';
 import type { Logger, SecretVault, UrlOpener } from './core/ports';
 import { KeychainUnavailableError, KeytarVault } from './core/secrets/keytar-vault';
+import type { Scrubber } from './core/secrets/scrubber';
 import { SwitchboardCore } from './core/switchboard-core';
 import { SystemOpener } from './host/system-opener';
 
@@ -100,6 +101,17 @@ function parseArgs(raw: string | undefined): Record<string, unknown> {
 
 const silent: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
+/** Where a command prints: stdout and stderr. */
+interface Terminal {
+  out(text: string): void;
+  err(text: string): void;
+}
+
+/** The CLI's print edge (SECURITY S7): every line a command prints is scrubbed of the secrets the core resolved. */
+function terminal(scrubber: Scrubber): Terminal {
+  return { out: (text) => console.log(scrubber.text(text)), err: (text) => console.error(scrubber.text(text)) };
+}
+
 /** The sign-in page goes to the system browser, and its address to the terminal for a machine without one. */
 const terminalOpener: UrlOpener = {
   open: async (url) => {
@@ -120,17 +132,17 @@ function openVault(): SecretVault {
   }
 }
 
-async function run(command: Command, core: SwitchboardCore): Promise<number> {
+async function run(command: Command, core: SwitchboardCore, say: Terminal): Promise<number> {
   await core.start();
   if (command.name === 'login') {
-    console.log(`signing in to ${command.server}: finish in your browser (Ctrl+C to give up)`);
+    say.out(`signing in to ${command.server}: finish in your browser (Ctrl+C to give up)`);
     const outcome = await core.handlers.signIn({ name: command.server });
-    console.log(outcome.state === 'signed_in' ? `signed in to ${command.server}` : `sign-in to ${command.server} was cancelled`);
+    say.out(outcome.state === 'signed_in' ? `signed in to ${command.server}` : `sign-in to ${command.server} was cancelled`);
     return outcome.state === 'signed_in' ? 0 : 1;
   }
   if (command.name === 'logout') {
     await core.handlers.signOut({ name: command.server });
-    console.log(`signed out of ${command.server}; its credentials were removed from the keychain`);
+    say.out(`signed out of ${command.server}; its credentials were removed from the keychain`);
     return 0;
   }
   const longest = Math.max(30, ...core.mcp.statuses().map((s) => s.config.timeout)) * 1000;
@@ -140,22 +152,22 @@ async function run(command: Command, core: SwitchboardCore): Promise<number> {
       const path = resolve(command.bundle);
       await writeFile(path, await core.diagnosticsBundle());
       // On stderr, so `doctor --bundle x --json` still prints only the report's JSON.
-      console.error(`diagnostics written to ${path} (secrets replaced; look inside before you share it)`);
+      say.err(`diagnostics written to ${path} (secrets replaced; look inside before you share it)`);
     }
-    return printStatus(core, command.json);
+    return printStatus(core, command.json, say);
   }
   if (command.name === 'tools') {
     if (command.server !== undefined && !core.mcp.status(command.server)) throw new Error(`no server named "${command.server}"`);
     await core.mcp.settled(longest + 1000);
-    return printTools(core.mcp.tools(command.server), command.json);
+    return printTools(core.mcp.tools(command.server), command.json, say);
   }
   // The one call path with origin "cli": typing the command is the person's consent; disabled tools, bad arguments and deny rules still refuse.
   const result = resultOrThrow(await core.calls.caller.call({ server: command.server, tool: command.tool }, command.args, { origin: 'cli' }));
-  printResult(result, command.json);
+  printResult(result, command.json, say);
   return result.isError ? 1 : 0;
 }
 
-function printStatus(core: SwitchboardCore, json: boolean): number {
+function printStatus(core: SwitchboardCore, json: boolean, say: Terminal): number {
   const statuses = core.mcp.statuses();
   const snapshot = core.snapshot();
   const rows = statuses.map((s) => ({
@@ -171,18 +183,18 @@ function printStatus(core: SwitchboardCore, json: boolean): number {
   }));
   const failing = statuses.filter((s) => s.config.enabled && s.state.kind !== 'connected' && s.state.kind !== 'disabled').length;
   if (json) {
-    console.log(JSON.stringify({ configPath: snapshot.configPath, status: snapshot.status, servers: rows, problems: snapshot.problems }, null, 2));
+    say.out(JSON.stringify({ configPath: snapshot.configPath, status: snapshot.status, servers: rows, problems: snapshot.problems }, null, 2));
     return failing ? 1 : 0;
   }
-  console.log(`${snapshot.status.label} · config ${snapshot.configPath}`);
-  for (const problem of snapshot.problems) console.log(`  ! ${problem.message}`);
-  if (!rows.length) console.log('  no servers configured');
+  say.out(`${snapshot.status.label} · config ${snapshot.configPath}`);
+  for (const problem of snapshot.problems) say.out(`  ! ${problem.message}`);
+  if (!rows.length) say.out('  no servers configured');
   for (const row of rows) {
-    console.log(`\n${row.state === 'connected' ? '●' : '○'} ${row.name}  ${row.state}  (${row.transport}, ${row.tools} tool${row.tools === 1 ? '' : 's'})`);
-    console.log(`  ${row.reason}`);
-    if (row.fix) console.log(`  fix${row.class ? ` (${row.class})` : ''}: ${row.fix}`);
-    for (const line of row.stderr ?? []) console.log(`  | ${line}`);
-    console.log(`  source: ${row.source}`);
+    say.out(`\n${row.state === 'connected' ? '●' : '○'} ${row.name}  ${row.state}  (${row.transport}, ${row.tools} tool${row.tools === 1 ? '' : 's'})`);
+    say.out(`  ${row.reason}`);
+    if (row.fix) say.out(`  fix${row.class ? ` (${row.class})` : ''}: ${row.fix}`);
+    for (const line of row.stderr ?? []) say.out(`  | ${line}`);
+    say.out(`  source: ${row.source}`);
   }
   return failing ? 1 : 0;
 }
@@ -193,48 +205,48 @@ function optionalHint(status: ServerStatus): { fix?: string; class?: string } {
   return { ...(fix ? { fix } : {}), ...(diagnosis ? { class: diagnosis.class } : {}) };
 }
 
-function printTools(tools: CatalogTool[], json: boolean): number {
+function printTools(tools: CatalogTool[], json: boolean, say: Terminal): number {
   if (json) {
-    console.log(JSON.stringify(tools, null, 2));
+    say.out(JSON.stringify(tools, null, 2));
     return 0;
   }
-  if (!tools.length) console.log('no tools (is any server connected? try: switchboard status)');
+  if (!tools.length) say.out('no tools (is any server connected? try: switchboard status)');
   for (const tool of tools) {
     const flags = [tool.enabled ? '' : 'disabled', tool.pending ? 'pending' : ''].filter(Boolean).join(', ');
     const summary = (tool.description ?? '').split('\n')[0]!.slice(0, 100);
-    console.log(`${tool.qualifiedName}${flags ? ` [${flags}]` : ''}${summary ? `  ${summary}` : ''}`);
+    say.out(`${tool.qualifiedName}${flags ? ` [${flags}]` : ''}${summary ? `  ${summary}` : ''}`);
   }
   return 0;
 }
 
-function printResult(result: ToolResult, json: boolean): void {
+function printResult(result: ToolResult, json: boolean, say: Terminal): void {
   if (json) {
-    console.log(JSON.stringify(result, null, 2));
+    say.out(JSON.stringify(result, null, 2));
     return;
   }
   const diagnosis = diagnoseToolResult(result);
-  if (result.isError) console.log(diagnosis ? `the tool refused the call: ${describeDiagnosis(diagnosis)}` : 'the tool reported an error:');
+  if (result.isError) say.out(diagnosis ? `the tool refused the call: ${describeDiagnosis(diagnosis)}` : 'the tool reported an error:');
   for (const part of result.content) {
     switch (part.type) {
       case 'text':
-        console.log(part.text);
+        say.out(part.text);
         break;
       case 'image':
       case 'audio':
-        console.log(`[${part.type} ${part.mimeType}, ${Math.round((part.data.length * 3) / 4)} bytes]`);
+        say.out(`[${part.type} ${part.mimeType}, ${Math.round((part.data.length * 3) / 4)} bytes]`);
         break;
       case 'resource_link':
-        console.log(`[link ${part.name}: ${part.uri}]`);
+        say.out(`[link ${part.name}: ${part.uri}]`);
         break;
       case 'resource':
-        console.log('text' in part.resource ? part.resource.text : `[resource ${part.resource.uri}${part.resource.mimeType ? ` ${part.resource.mimeType}` : ''}, binary]`);
+        say.out('text' in part.resource ? part.resource.text : `[resource ${part.resource.uri}${part.resource.mimeType ? ` ${part.resource.mimeType}` : ''}, binary]`);
         break;
     }
   }
   // Servers usually repeat structured content as JSON text (the spec asks them to): print it once.
   const { structuredContent } = result;
   if (structuredContent && !result.content.some((part) => part.type === 'text' && sameJson(part.text, structuredContent))) {
-    console.log(JSON.stringify(structuredContent, null, 2));
+    say.out(JSON.stringify(structuredContent, null, 2));
   }
 }
 
@@ -284,14 +296,15 @@ async function main(argv: string[]): Promise<number> {
     // Started from a terminal, this process already has the login PATH; and a CLI should not linger on stop.
     mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 500 },
   });
+  const say = terminal(core.scrubber);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => void core.stop().finally(() => process.exit(130)));
   }
   try {
-    return await run(command, core);
+    return await run(command, core, say);
   } catch (error) {
-    console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
-    if (error instanceof AppFailure && error.diagnosis) console.error(`  ${describeDiagnosis(error.diagnosis)}`);
+    say.err(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
+    if (error instanceof AppFailure && error.diagnosis) say.err(`  ${describeDiagnosis(error.diagnosis)}`);
     return 1;
   } finally {
     await core.stop();

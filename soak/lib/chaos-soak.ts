@@ -5,7 +5,7 @@ import { causeOf, planRound, runRound, type CallOutcome } from './calls';
 import { Chaos, type ChaosPlan, type DropRecord, type KillRecord } from './chaos';
 import { checkFiles, withTurn, type CoreFiles } from './core-files';
 import { Fleet, type FleetShape } from './fleet';
-import { openFdCount, rssMegabytes, SpawnedSessions } from './processes';
+import { openFdCount, openFdKinds, rssMegabytes, SpawnedSessions } from './processes';
 import { countBy, laterHalf, percentile, slope } from './series';
 
 export interface ChaosSoakOptions {
@@ -18,6 +18,12 @@ export interface ChaosSoakOptions {
   /** Kill the next victim at the start of this round (the short soak), as well as or instead of the timer. */
   killAtRound?: number;
   conversations: number;
+  /**
+   * How long the descriptor count must hold still before a settled measure is taken: longer than an
+   * idle pooled HTTP connection lives (Node's server keep-alive is 5 s), so the connections the last
+   * burst of calls opened, which close by themselves, are not counted as kept.
+   */
+  quietMs: number;
 }
 
 export interface RoundSample extends Measure {
@@ -45,7 +51,8 @@ export interface ChaosFigures {
   samples: RoundSample[];
   /** Start and end: every server connected, nothing in flight, after gc. Slopes: over the rounds' samples. */
   rss: { startMb: number; endMb: number; slopeMbPerRound: number; laterSlopeMbPerRound: number };
-  fds: { start: number; end: number; slopePerRound: number; laterSlopePerRound: number };
+  /** endUnsettled: the count the moment every server was back, before it held still (what the check used to read). */
+  fds: { start: number; end: number; endUnsettled: number; slopePerRound: number; laterSlopePerRound: number; grewByKind: Record<string, number> };
   sessionsStarted: number;
   /** Sessions the streamable HTTP server still held after Switchboard stopped (it should have ended its own with DELETE). */
   httpSessionsLeft: number;
@@ -61,11 +68,37 @@ interface Measure {
   fds: number;
 }
 
+interface SettledMeasure extends Measure {
+  fdKinds: Record<string, number>;
+  /** The count when the wait began, before it held still. */
+  fdsBeforeStill: number;
+}
+
 function measure(): Measure {
   gc();
   return { rssMb: rssMegabytes(), fds: openFdCount() };
 }
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** Memory and descriptors once the descriptor count has held still for `quietMs` (at most 30 s of waiting). */
+async function settledMeasure(quietMs: number): Promise<SettledMeasure> {
+  const deadline = Date.now() + 30_000;
+  const fdsBeforeStill = openFdCount();
+  let last = fdsBeforeStill;
+  let stillSince = Date.now();
+  while (Date.now() - stillSince < quietMs && Date.now() < deadline) {
+    await sleep(250);
+    const now = openFdCount();
+    if (now !== last) [last, stillSince] = [now, Date.now()];
+  }
+  return { ...measure(), fdKinds: openFdKinds(), fdsBeforeStill };
+}
+
+/** Kinds of descriptor whose count changed between two settled measures ("socket": +3). */
+function kindGrowth(start: Record<string, number>, end: Record<string, number>): Record<string, number> {
+  const kinds = new Set([...Object.keys(start), ...Object.keys(end)]);
+  return Object.fromEntries([...kinds].map((k) => [k, (end[k] ?? 0) - (start[k] ?? 0)] as const).filter(([, d]) => d !== 0));
+}
 
 /**
  * The core under chaos: McpManager with the fleet, `rounds` rounds of concurrent calls while
@@ -80,16 +113,20 @@ export async function runChaosSoak(options: ChaosSoakOptions): Promise<ChaosFigu
   const offChange = manager.onChange(() => sessions.sample());
   const outcomes: CallOutcome[] = [];
   const samples: RoundSample[] = [];
-  /** Memory and descriptors with every server connected and nothing in flight: before the rounds, and after. */
-  const settled: Measure[] = [];
+  /** Memory and descriptors with every server connected and nothing in flight: after a warm-up round, and after the rounds. */
+  const settled: SettledMeasure[] = [];
   let chaos: Chaos | undefined;
   let httpSessionsLeft: number;
   try {
     await manager.apply(fleet.configs);
     const running = [...fleet.named('healthy'), ...fleet.named('victim'), ...fleet.named('session-drop')];
     await waitConnected(manager, running);
+    // Warm-up: one round first, so what the first calls set up once and keep (the loop's io_uring, pooled
+    // connections, modules loaded on first use) is in the baseline, not counted as growth; a leak grows on.
+    await runRound(manager, planRound(fleet.servers, options.callsPerRound, 0));
+    await waitConnected(manager, running);
     sessions.sample();
-    settled.push(measure());
+    settled.push(await settledMeasure(options.quietMs));
     const store = new ConversationStore(conversationsDir(home));
     const conversations = Array.from({ length: options.conversations }, (_, i) => store.create(`soak conversation ${i}`, Date.now()));
     chaos = new Chaos(manager, fleet, options.chaos);
@@ -110,7 +147,7 @@ export async function runChaosSoak(options: ChaosSoakOptions): Promise<ChaosFigu
     await chaos.stop();
     // Every server back, as at the start: what is still held now was leaked.
     await waitConnected(manager, running);
-    settled.push(measure());
+    settled.push(await settledMeasure(options.quietMs));
   } finally {
     await chaos?.stop();
     offChange();
@@ -145,7 +182,7 @@ function figures(
   fleet: Fleet,
   outcomes: CallOutcome[],
   samples: RoundSample[],
-  settled: Measure[],
+  settled: SettledMeasure[],
   chaos: Chaos,
   sessionsStarted: number,
   leftovers: ReturnType<SpawnedSessions['leftovers']>,
@@ -189,7 +226,7 @@ function figures(
     drops: chaos.drops,
     samples,
     rss: { startMb: settled[0]!.rssMb, endMb: settled[1]!.rssMb, slopeMbPerRound: slope(rss), laterSlopeMbPerRound: slope(laterHalf(rss)) },
-    fds: { start: settled[0]!.fds, end: settled[1]!.fds, slopePerRound: slope(fds), laterSlopePerRound: slope(laterHalf(fds)) },
+    fds: { start: settled[0]!.fds, end: settled[1]!.fds, slopePerRound: slope(fds), laterSlopePerRound: slope(laterHalf(fds)), endUnsettled: settled[1]!.fdsBeforeStill, grewByKind: kindGrowth(settled[0]!.fdKinds, settled[1]!.fdKinds) },
     sessionsStarted,
     orphans: leftovers.orphans.map((o) => ({ pid: o.pid, sid: o.sid, state: o.state })),
     zombies: leftovers.zombies.length,

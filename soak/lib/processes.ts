@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 
 /** One line of the process table, read from /proc (Linux: the soak runs where the product's servers run). */
 export interface ProcessEntry {
@@ -88,6 +88,25 @@ export class SpawnedSessions {
 /** Open file descriptors of this process. */
 export function openFdCount(): number {
   return readdirSync('/proc/self/fd').length;
+}
+
+/**
+ * This process's descriptors by kind ("socket", "pipe", "anon_inode:[eventfd]", a file's path), so a
+ * growth can be told apart: a pooled connection is a socket, a watcher an inotify, a file left open its path.
+ */
+export function openFdKinds(): Record<string, number> {
+  const kinds: Record<string, number> = {};
+  for (const fd of readdirSync('/proc/self/fd')) {
+    let target: string;
+    try {
+      target = readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      continue; // closed between the listing and the read (the listing's own descriptor, for one)
+    }
+    const kind = target.replace(/^(socket|pipe):\[\d+\]$/, '$1');
+    kinds[kind] = (kinds[kind] ?? 0) + 1;
+  }
+  return kinds;
 }
 
 export function rssMegabytes(): number {

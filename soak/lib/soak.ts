@@ -26,6 +26,7 @@ export const FULL: SoakProfile = {
     // under the crash-loop limit (5 in 2 minutes), so every kill must end in a reconnect.
     chaos: { killEveryMs: 7000, dropEveryMs: 35_000 },
     conversations: 5,
+    quietMs: 6000,
   },
   powerCuts: 20,
   fuzzRuns: 1000,
@@ -42,6 +43,8 @@ export const SHORT: SoakProfile = {
     chaos: { killEveryMs: 0, dropEveryMs: 0 },
     killAtRound: 1,
     conversations: 2,
+    // No HTTP server in this profile: no pooled connection to wait out.
+    quietMs: 1000,
   },
   powerCuts: 2,
   fuzzRuns: 25,

@@ -1,5 +1,6 @@
 import { fail, isInvokeName, ok, parseInput, type Handlers, type Result } from '../../src-preload/contract';
-import { toAppError } from './app-error';
+import { AppFailure, toAppError } from './app-error';
+import type { Scrubber } from './secrets/scrubber';
 
 /**
  * The one path every inbound call takes, in both shells: known method, schema-parsed
@@ -15,4 +16,24 @@ export async function dispatch(handlers: Handlers, method: string, payload: unkn
   } catch (error) {
     return { ok: false, error: toAppError(error) };
   }
+}
+
+/**
+ * The answer edge (SECURITY S7): every handler's answer, and the message of every failure it throws,
+ * scrubbed of the secrets the process knows, whichever shell dispatches it. Every key is wrapped,
+ * so a handler added later is scrubbed too.
+ */
+export function scrubbedAnswers(handlers: Handlers, scrubber: Scrubber): Handlers {
+  const wrapped = Object.entries(handlers).map(([name, handler]) => [
+    name,
+    async (input: unknown) => {
+      try {
+        return scrubber.value(await (handler as (input: unknown) => Promise<unknown>)(input));
+      } catch (error) {
+        const { code, message, diagnosis } = toAppError(error);
+        throw new AppFailure(code, scrubber.text(message), diagnosis && scrubber.value(diagnosis));
+      }
+    },
+  ]);
+  return Object.fromEntries(wrapped) as Handlers;
 }

@@ -14,6 +14,7 @@ import type { ChatService } from './chat/chat-service';
 import { composeChat, type CallPath } from './compose';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { RecentLog } from './diagnosis/recent-log';
+import { scrubbedAnswers } from './dispatch';
 import { EventHub } from './event-hub';
 import { BundleInstaller } from './install/bundle-installer';
 import { installHandlers, uploadsDir } from './install/install-handlers';
@@ -29,6 +30,7 @@ import { authHandlers } from './oauth/auth-handlers';
 import { SignInService, type SignInDeps } from './oauth/sign-in';
 import { migrationHandlers } from './secrets/migration-handlers';
 import { secretHandlers } from './secrets/secret-handlers';
+import { Scrubber } from './secrets/scrubber';
 import { aggregateStatus } from './status';
 import { flagToolDefinition } from './approvals/description-flags';
 import { grantHandlers } from './approvals/grant-handlers';
@@ -62,7 +64,9 @@ export const WINDOW_FIRST_MS = 3000;
 
 /** The whole app in plain Node; the Electron shell and the web host are thin adapters over it. */
 export class SwitchboardCore {
-  readonly events = new EventHub();
+  /** Every secret the process resolves, replaced at the output edges: log, events, answers, CLI, bundle (SECURITY S7). */
+  readonly scrubber = new Scrubber();
+  readonly events = new EventHub(this.scrubber);
   readonly mcp: McpManager;
   /** Approvals, the ToolCaller, call traces and tool loading: composed here, handed to the chat, the panels, apps and the CLI. */
   readonly calls: CallPath;
@@ -85,18 +89,23 @@ export class SwitchboardCore {
   /** The curated catalog and the MCP Registry. */
   readonly servers: ServerInstaller;
   /** ${cmd:…} values, read once per session (SECURITY S4). */
-  private readonly commandSecrets: CommandSecrets;
+  private readonly commandSecrets: Pick<CommandSecrets, 'read'>;
   /** Install links the desktop shell (or web mode's command line) was handed, until the window takes them. */
   readonly installLinks = new InstallLinkInbox(() => this.events.emit('installLinkOffered', {}));
 
   /** The app's log, whose last lines go into the diagnostics bundle. */
   readonly log: RecentLog;
 
-  constructor(private readonly deps: CoreDeps) {
+  private readonly deps: CoreDeps;
+
+  constructor(given: CoreDeps) {
+    // Every keychain value read or written through the core is known to the scrubber (SECURITY S7).
+    const deps: CoreDeps = { ...given, vault: this.scrubber.watch(given.vault) };
+    this.deps = deps;
     const loginPath = deps.mcp?.loginPath ?? savedLoginPath({ file: loginPathFile(deps.home) });
     const launchGate = deps.holdServersForWindowMs === undefined ? undefined : this.windowGate(deps.holdServersForWindowMs);
-    this.commandSecrets = new CommandSecrets({ loginPath });
-    this.log = new RecentLog(deps.logger);
+    this.commandSecrets = this.scrubber.watchCommands(new CommandSecrets({ loginPath }));
+    this.log = new RecentLog(deps.logger, this.scrubber);
     this.appearance = new AppearanceSettings(appearanceFile(deps.home), this.log);
     this.appearance.onChange((appearance) => this.events.emit('appearanceChanged', appearance));
     this.signIn = new SignInService({
@@ -110,7 +119,11 @@ export class SwitchboardCore {
       home: deps.home,
       logger: this.log,
       authProviderFor: this.signIn.providerFor,
-      expand: (config) => expandServerConfig(config, process.env, deps.vault, this.commandSecrets),
+      expand: async (config) => {
+        const expanded = await expandServerConfig(config, process.env, deps.vault, this.commandSecrets);
+        if (expanded.ok) this.scrubber.rememberConfig(expanded.config);
+        return expanded;
+      },
       trust: (config) => this.trustStore?.isTrusted(config) ?? false,
       // Elicitation and sampling go to the chat's broker (A5); the chat exists by the time a server connects.
       clientSetup: { capabilities: SERVER_REQUEST_CAPABILITIES, register: (client, server) => this.chat.registerServerRequests(client, server) },
@@ -157,7 +170,7 @@ export class SwitchboardCore {
       staging: this.uploads,
       ...(deps.installFetch ? { fetch: deps.installFetch } : {}),
     });
-    this.handlers = this.buildHandlers();
+    this.handlers = scrubbedAnswers(this.buildHandlers(), this.scrubber);
   }
 
   get configPath(): string {
@@ -212,6 +225,7 @@ export class SwitchboardCore {
       configPath: this.configPath,
       vault: this.deps.vault,
       env: process.env,
+      scrubber: this.scrubber,
       now: new Date(),
     });
   }

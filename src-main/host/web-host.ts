@@ -96,7 +96,8 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
     if (req.method === 'HEAD') return void res.end();
     if (!scriptSent && found.contentType.startsWith('text/javascript')) {
       scriptSent = true;
-      res.once('finish', () => options.onScriptSent?.());
+      // 'close', not 'finish': a client that hangs up as the last byte lands can skip 'finish' (seen on a loaded machine).
+      res.once('close', () => options.onScriptSent?.());
     }
     openStaticFile(found).on('error', () => res.destroy()).pipe(res);
   }

@@ -40,7 +40,7 @@ export function referencesIn(value: string): { secrets: string[]; variables: str
  * `${cmd:…}` runs a command, so only Switchboard's own servers.json, which the person writes, may
  * use it: in a project file, a bundle or another client's file it is a failure and nothing runs (SECURITY S4).
  */
-export async function expandServerConfig(config: ServerConfig, env: NodeJS.ProcessEnv, vault: SecretVault, commands?: CommandSecrets): Promise<ExpandResult> {
+export async function expandServerConfig(config: ServerConfig, env: NodeJS.ProcessEnv, vault: SecretVault, commands?: Pick<CommandSecrets, 'read'>): Promise<ExpandResult> {
   const expander = new Expander(config, env, vault, commands);
   try {
     if (config.kind === 'stdio') {
@@ -91,7 +91,7 @@ class Expander {
     private readonly config: ServerConfig,
     private readonly env: NodeJS.ProcessEnv,
     private readonly vault: SecretVault,
-    private readonly commands: CommandSecrets | undefined,
+    private readonly commands: Pick<CommandSecrets, 'read'> | undefined,
   ) {
     this.server = config.name;
   }

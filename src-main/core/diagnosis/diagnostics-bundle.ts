@@ -1,11 +1,11 @@
 /**
  * The diagnostics bundle: one zip with versions, OS, every server's state and diagnosis, recent
- * logs and stderr, and the config with every secret replaced (SECURITY S3: no secret leaves in it).
+ * logs and stderr, and the config with every secret replaced (SECURITY S5: no secret leaves in it).
  * Two layers: values that may be secrets are replaced by their place (env and header values that
  * are not bare references, URL credentials and query values, the argument after a --token-like
- * flag); then every string is scrubbed of every secret value known here — keychain entries
- * (OAuth token JSON taken apart), and the config's and environment's values for the expanded
- * configs — so a server that prints its own token to stderr does not leak it either.
+ * flag); then every string goes through the one scrubber (SECURITY S7), widened for the bundle to
+ * every keychain entry and every credential-carrying value of every config, written and expanded —
+ * so a server that prints its own token to stderr does not leak it either.
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -18,12 +18,10 @@ import { expandServerConfig, hasReference } from '../config/expand';
 import type { ServerConfig } from '../config/server-config';
 import type { ServerStatus } from '../mcp/mcp-manager';
 import type { SecretVault } from '../ports';
+import { SCRUBBED, secretArgs, type Scrubber } from '../secrets/scrubber';
 import { diagnoseServer } from './server-diagnosis';
 
-export const REDACTED = '[redacted]';
-/** Shorter values are left alone by the scrub: replacing "1" or "true" everywhere would garble the bundle and hide nothing. */
-const MIN_SCRUB_LENGTH = 6;
-const SECRET_FLAG = /(token|secret|key|password|passwd|auth|credential)/i;
+export const REDACTED = SCRUBBED;
 
 export interface BundleSource {
   statuses: ServerStatus[];
@@ -33,6 +31,8 @@ export interface BundleSource {
   configPath: string;
   vault: SecretVault;
   env: NodeJS.ProcessEnv;
+  /** The process's scrubber; the bundle widens it with what only it reads. */
+  scrubber: Scrubber;
   now: Date;
 }
 
@@ -43,7 +43,8 @@ export function diagnosticsFileName(now: Date): string {
 
 export async function buildDiagnosticsBundle(source: BundleSource): Promise<Uint8Array> {
   const { secrets, keychain } = await knownSecrets(source);
-  const scrub = scrubber(secrets);
+  const wider = source.scrubber.with(secrets);
+  const scrub = <T>(value: T): T => wider.value(value);
   const about = {
     generatedAt: source.now.toISOString(),
     switchboard: appPackage.version,
@@ -72,7 +73,7 @@ export async function buildDiagnosticsBundle(source: BundleSource): Promise<Uint
   return zipSync(files, { level: 6, mtime: source.now });
 }
 
-/** Every secret value this process can know of, longest first; and what the keychain said. */
+/** Every secret value this process can know of, beyond what the scrubber was told; and what the keychain said. */
 async function knownSecrets(source: BundleSource): Promise<{ secrets: string[]; keychain: { available: boolean; entries: number } }> {
   const found = new Set<string>();
   const add = (value: unknown) => collectStrings(value, found);
@@ -95,7 +96,7 @@ async function knownSecrets(source: BundleSource): Promise<{ secrets: string[]; 
     const expanded = await expandServerConfig(config, source.env, source.vault).catch(() => undefined);
     if (expanded?.ok) for (const value of secretFields(expanded.config)) add(value);
   }
-  return { secrets: [...found].filter((s) => s.length >= MIN_SCRUB_LENGTH).sort((a, b) => b.length - a.length), keychain };
+  return { secrets: [...found], keychain };
 }
 
 function secretFields(config: ServerConfig): string[] {
@@ -114,18 +115,6 @@ function collectStrings(value: unknown, into: Set<string>): void {
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) collectStrings(item, into);
 }
 
-/** Replaces every known secret inside every string of a value (objects and arrays walked). */
-function scrubber(secrets: string[]) {
-  const scrubText = (text: string): string => secrets.reduce((out, secret) => (out.includes(secret) ? out.split(secret).join(REDACTED) : out), text);
-  const scrub = <T>(value: T): T => {
-    if (typeof value === 'string') return scrubText(value) as T;
-    if (Array.isArray(value)) return value.map(scrub) as T;
-    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v)])) as T;
-    return value;
-  };
-  return scrub;
-}
-
 /** The config as written, with every value that may hold a secret replaced by where it was. */
 export function redactConfig(config: ServerConfig): Record<string, unknown> {
   const { source, ...rest } = config;
@@ -138,18 +127,6 @@ export function redactConfig(config: ServerConfig): Record<string, unknown> {
 function redactMap(map: Record<string, string>): Record<string, string> {
   const bareReference = (value: string) => hasReference(value) && /^\s*(bearer|basic|token)?\s*$/i.test(value.replace(/\$\{[^}]*\}/g, ''));
   return Object.fromEntries(Object.entries(map).map(([key, value]) => [key, bareReference(value) && !/:-/.test(value) ? value : REDACTED]));
-}
-
-/** The arguments that hold a secret, by position: the value of a --token-like flag, inline (--key=…) or next. */
-function secretArgs(args: string[]): Map<number, string> {
-  const found = new Map<number, string>();
-  args.forEach((arg, i) => {
-    const inline = /^(--?[^=]+)=(.*)$/.exec(arg);
-    if (inline && SECRET_FLAG.test(inline[1]!)) found.set(i, inline[2]!);
-    const previous = args[i - 1];
-    if (previous?.startsWith('-') && !previous.includes('=') && SECRET_FLAG.test(previous) && !arg.startsWith('-')) found.set(i, arg);
-  });
-  return found;
 }
 
 function redactArgs(args: string[]): string[] {

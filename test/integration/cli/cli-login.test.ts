@@ -19,7 +19,8 @@ if (missing) console.warn(`switchboard login/logout tests skipped: ${missing}`);
  * `switchboard login` against a real authorization server (oidc-provider) and a protected MCP server.
  * xdg-open hands the sign-in address to a recorder ($BROWSER); the test plays the browser.
  */
-describe.skipIf(missing !== undefined)('switchboard login / logout', () => {
+// Each test starts CLI processes (tsx compiles the CLI each time): a 25 s test alone took over 60 s on a 2-core machine at load 35; a hang still fails.
+describe.skipIf(missing !== undefined)('switchboard login / logout', { timeout: 180_000 }, () => {
   let as: AuthorizationServerFixture;
   let good: ProtectedMcpServerFixture;
   let home: string;
