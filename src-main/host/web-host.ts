@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type OutgoingHttpHeaders, type Serv
 import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import type { Handlers } from '../../src-preload/contract';
+import { appRequestsOfConnection } from '../core/apps/app-connection';
 import { appOriginLabel } from '../core/apps/app-origin';
 import { CONTENT_SECURITY_POLICY, rendererCsp } from '../core/csp';
 import type { EventHub } from '../core/event-hub';
@@ -64,7 +65,10 @@ export async function startWebHost(options: WebHostOptions): Promise<WebHost> {
   sockets.on('connection', (socket, req: IncomingMessage) => {
     const uiHost = req.headers.host ?? '';
     const appSandbox = async ({ server, uri }: { server: string; uri: string }) => ({ url: sandbox.proxyUrlFor(uiHost, appOriginLabel(server, uri)) });
-    serveConnection(socket, { ...options.handlers, appSandbox }, options.events);
+    // Its apps' waiting requests end with the tab (SECURITY U7).
+    const apps = appRequestsOfConnection(options.handlers);
+    socket.on('close', apps.close);
+    serveConnection(socket, { ...options.handlers, ...apps.handlers, appSandbox }, options.events);
   });
 
   const server = createServer((req, res) => {

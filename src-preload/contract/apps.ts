@@ -31,6 +31,9 @@ export interface AppSandboxView {
   url: string;
 }
 
+/** One app frame, named by the UI that shows it (a random id per card): its requests live and die with it. */
+const appFrameId = z.string().regex(/^[\w-]{8,64}$/, 'an app frame id is 8 to 64 letters, digits, "_" or "-"');
+
 /** An app: its server and its `ui://` resource. */
 const appRef = z.object({ server: serverName, uri: z.string().startsWith('ui://', 'an app resource URI starts with ui://').max(2000) }).strict();
 
@@ -50,5 +53,14 @@ export const appsInvokes = {
     output: out<AppResourceView>(),
   },
   /** A tool call an app asked for: the one call path with origin "app" (its own server's app-visible tools, approval applies). */
-  callAppTool: { input: toolCallInput, output: out<ToolResult>() },
+  callAppTool: { input: toolCallInput.extend({ frame: appFrameId.optional() }).strict(), output: out<ToolResult>() },
+  /** The URL policy (O8) on a link an app asks to open, before the person is shown it: the URL as it would open. */
+  checkAppLink: { input: z.object({ url: z.string().max(8192) }).strict(), output: out<{ url: string }>() },
+  /**
+   * Ends every request an app frame has waiting in main: "denied" when the person denies them all at
+   * once (the app may ask again), "closed" when its card goes (it never may). Answers how many ended.
+   */
+  endAppRequests: { input: z.object({ frame: appFrameId, reason: z.enum(['denied', 'closed']) }).strict(), output: out<{ ended: number }>() },
+  /** "Deny all from this app" in the approval dialog: every request the apps of `server` have waiting in main, denied. */
+  denyAppRequests: { input: z.object({ server: serverName }).strict(), output: out<{ ended: number }>() },
 } as const;

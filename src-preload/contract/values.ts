@@ -8,6 +8,9 @@ export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
 /** Sent by Switchboard's sandbox proxy to the UI when the app broke its page (the spec reserves this prefix for the proxy). */
 export const SANDBOX_APP_ERROR = 'ui/notifications/sandbox-app-error';
 
+/** Requests one app frame may have waiting (approvals, running calls, link asks) before the next is refused (SECURITY U7). */
+export const APP_PENDING_LIMIT = 8;
+
 /** The image types both providers take (OpenAI `image_url`, Anthropic `image`). */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 

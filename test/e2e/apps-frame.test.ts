@@ -14,6 +14,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFixture, type HostFixture } from '../integration/host/host-fixture';
 import { bundle } from '../unit/renderer/support/browser-harness';
+import { startTurnListener, type TurnListener } from '../fixtures/servers/turn-listener';
 import { appCallPolicy, connectAppServer, type AppServer, type CallAttempt } from './support/app-servers';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { tinyPdf } from './support/tiny-pdf';
@@ -42,6 +43,7 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
   let page: Page;
   let origin: string;
   let target: Awaited<ReturnType<typeof startTarget>>;
+  let turn: TurnListener;
   const servers: AppServer[] = [];
   const attempts: CallAttempt[] = [];
   const records: { id: string; kind: string; text: string }[] = [];
@@ -51,6 +53,7 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     mkdirSync(SHOTS, { recursive: true });
     const code = await bundle('test/e2e/support/apps-harness/entry.svelte.ts');
     target = await startTarget();
+    turn = await startTurnListener();
     web = await startFixture();
     origin = `http://127.0.0.1:${web.host.port}`;
     await writeFile(join(web.rendererDir, 'apps-harness.js'), code.js);
@@ -64,7 +67,7 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     await writeFile(pdf, tinyPdf('Hello from Switchboard'));
     const pkg = (name: string) => resolve(`node_modules/@modelcontextprotocol/${name}/dist/index.js`);
     servers.push(
-      await connectAppServer('hostile', node, [resolve('test/fixtures/servers/hostile-app.mjs'), '--target', target.url, '--ws', `${origin.replace('http', 'ws')}/ws`]),
+      await connectAppServer('hostile', node, [resolve('test/fixtures/servers/hostile-app.mjs'), '--target', target.url, '--ws', `${origin.replace('http', 'ws')}/ws`, '--turn', turn.urls.join(',')]),
       await connectAppServer('basic-svelte', node, [pkg('server-basic-svelte'), '--stdio']),
       await connectAppServer('system-monitor', node, [pkg('server-system-monitor'), '--stdio']),
       await connectAppServer('pdf', node, [pkg('server-pdf'), '--stdio', pdf]),
@@ -85,6 +88,7 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     await Promise.all(servers.map((s) => s.close()));
     await web?.cleanup();
     target?.server.close();
+    await turn?.close();
   });
 
   const mountApp = (id: string, spec: Record<string, unknown>) => page.evaluate(([i, s]) => (window as unknown as { apps: { mount(id: string, spec: unknown): void } }).apps.mount(i as string, s), [id, spec] as const);
@@ -143,6 +147,9 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     expect(report.callUnapprovedTool).toContain('the person denied the app\'s call to "wipe-data"');
     expect(report.callAllowedTool).toBe('result: echo hi');
     expect(JSON.parse(report.openJavascriptLink!)).toEqual({ isError: true });
+    // The issue's exfiltration: WebRTC, which no CSP governs, to a TURN server's USERNAME (SECURITY U7).
+    expect(report.webrtcTurn).toBe('threw TypeError');
+    expect(report.webrtcRedefine).toBe('threw TypeError');
     expect(attempts.filter((a) => a.server === 'hostile')).toEqual([
       { server: 'hostile', tool: 'admin-secrets', outcome: 'refused' },
       { server: 'hostile', tool: 'wipe-data', outcome: 'denied' },
@@ -150,7 +157,45 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     ]);
     await new Promise((r) => setTimeout(r, 500));
     expect(target.requests).toEqual([]);
+    expect(turn.heard).toEqual([]);
+    // The refused javascript: link is shown as refused, never as something to open.
+    expect(await page.locator('#attacks [data-testid="app-link-refused"]').innerText()).toContain('javascript:alert(1)');
+    expect(await page.locator('#attacks [data-testid="app-link-ask"]').count()).toBe(0);
+    expect(web.spawned).toEqual([]);
     expect(await statusOf('attacks')).toBe('running');
+  });
+
+  it('web mode cannot stop a srcdoc frame the app nests from reaching WebRTC: what a browser does not let a page enforce (U7 gap)', async () => {
+    // Documented in docs/mcp-apps.md and docs/SECURITY.md (Gaps, U7): the nested frame is a fresh window the
+    // proxy's prelude never ran in, and Chromium has no CSP directive or permission for WebRTC. Electron refuses
+    // that frame (test/unit/electron/window.test.ts). When a browser learns to block it, this test fails: update the docs.
+    const nested = await server('hostile').appFor('show-webrtc-nested');
+    const result = await call('hostile', 'show-webrtc-nested');
+    await mountApp('webrtc-nested', { ...nested, toolName: 'show-webrtc-nested', serverName: 'hostile', toolInput: {}, toolResult: result, theme: 'light' });
+    expect(JSON.parse(await messageOf('webrtc-nested'))).toEqual({ nested: 'gathering' });
+    await expect.poll(() => turn.usernames, { timeout: 20_000 }).toContain('leak:payload for webrtc-nested');
+  });
+
+  it('opens an app’s link only on the person’s click on that very URL, shown whole (U7)', async () => {
+    const links = await server('hostile').appFor('show-links');
+    const result = await call('hostile', 'show-links');
+    await mountApp('links', { ...links, toolName: 'show-links', serverName: 'hostile', toolInput: {}, toolResult: result, theme: 'light' });
+    const asks = page.locator('#links [data-testid="app-link-ask"]');
+    await expect.poll(() => asks.count(), { timeout: 20_000 }).toBe(2);
+    const leak = 'https://example.com/collect?data=payload%20for%20links';
+    expect(await asks.nth(0).getByTestId('app-link-url').innerText()).toBe(leak);
+    expect(await asks.nth(1).getByTestId('app-link-url').innerText()).toBe('https://example.com/second');
+    expect(await page.locator('#links [data-testid="app-pending"]').getAttribute('data-count')).toBe('2');
+    await page.locator('#links').screenshot({ path: `${SHOTS}/link-asks.png` });
+    // Nothing has opened while the person has not answered.
+    expect(web.spawned).toEqual([]);
+    await asks.nth(0).getByRole('button', { name: 'Open this link' }).click();
+    await expect.poll(() => asks.count(), { timeout: 10_000 }).toBe(1);
+    // The card's own "Deny all from this app" declines what is left.
+    await page.locator('#links [data-testid="app-pending"]').getByRole('button', { name: 'Deny all from this app' }).click();
+    expect(JSON.parse(await messageOf('links'))).toEqual([{}, { isError: true }]);
+    expect(web.spawned.map((s) => s.args.at(-1))).toEqual([leak]);
+    expect(await page.locator('#links [data-testid="app-pending"]').count()).toBe(0);
   });
 
   it('stops an app that floods postMessage, and the UI stays responsive', async () => {

@@ -80,3 +80,64 @@ describe.skipIf(missing !== undefined)('MCP Apps in the tools panel (web mode, C
     await page.locator('[data-tool="monitor__get-system-info"]').screenshot({ path: 'test-results/mcp-app-system-monitor.png' });
   });
 });
+
+describe.skipIf(missing !== undefined)('an app that piles up requests (web mode, Chromium, SECURITY U7)', { timeout: 150_000 }, () => {
+  let browser: Browser;
+  let app: RunningWebApp;
+  beforeAll(async () => {
+    browser = await launchChromium();
+    app = await startWebApp(async (home) =>
+      writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { hostile: { command: process.execPath, args: [resolve('test/fixtures/servers/hostile-app.mjs')] } } })),
+    );
+  });
+  afterAll(async () => {
+    await app?.stop();
+    await browser?.close();
+  });
+
+  /** A tab that runs the hostile server's pile-up app from the tools panel (the Run itself allowed once). */
+  async function pileUp(): Promise<Page> {
+    const page = await browser.newPage({ viewport: { width: 1200, height: 1000 } });
+    await page.goto(app.url);
+    const row = page.locator('[data-server="hostile"]');
+    await expect.poll(() => row.getAttribute('data-state'), { timeout: 60_000 }).toBe('connected');
+    await row.getByRole('button', { name: 'Tools', exact: true }).click();
+    const entry = page.locator('[data-tool="hostile__show-pile-up"]');
+    await entry.getByRole('button', { name: 'Run show-pile-up' }).click();
+    await entry.getByTestId('tool-runner').getByRole('button', { name: 'Run', exact: true }).click();
+    const dialog = page.getByTestId('approval-dialog');
+    await expect.poll(() => dialog.getByTestId('approval-origin').getAttribute('data-origin'), { timeout: 30_000 }).toBe('person');
+    await dialog.getByRole('button', { name: 'Allow once' }).click();
+    return page;
+  }
+
+  it('holds 8 of an app’s 20 approval requests, refuses the rest at once, and denies all 8 with one click', async () => {
+    const page = await pileUp();
+    const dialog = page.getByTestId('approval-dialog');
+    await expect.poll(() => dialog.getByTestId('approval-origin').getAttribute('data-origin'), { timeout: 60_000 }).toBe('app');
+    await expect.poll(() => dialog.locator('.queue').innerText(), { timeout: 30_000 }).toBe('7 more waiting after this one');
+    await page.screenshot({ path: 'test-results/mcp-app-deny-all.png' });
+    await dialog.getByTestId('deny-app-requests').click();
+    await expect.poll(() => dialog.count(), { timeout: 30_000 }).toBe(0);
+    const note = page.locator('[data-tool="hostile__show-pile-up"] [data-testid="app-note"] .text');
+    await expect.poll(() => note.count(), { timeout: 30_000 }).toBe(1);
+    const said = JSON.parse(await note.innerText()) as string[];
+    expect(said).toHaveLength(20);
+    expect(said.filter((s) => s.includes('already has 8 requests waiting; this one was refused'))).toHaveLength(12);
+    expect(said.filter((s) => s.startsWith('error: ') && s.endsWith('was cancelled before it started'))).toHaveLength(8);
+    await page.close();
+  });
+
+  it('withdraws an app’s waiting approvals when its tab closes, so no other tab is left asking', async () => {
+    const watcher = await browser.newPage();
+    await watcher.goto(app.url);
+    const page = await pileUp();
+    const dialog = page.getByTestId('approval-dialog');
+    await expect.poll(() => dialog.locator('.queue').innerText(), { timeout: 60_000 }).toBe('7 more waiting after this one');
+    // Another tab of the same Switchboard sees the same 8 waiting.
+    await expect.poll(() => watcher.getByTestId('approval-dialog').locator('.queue').innerText(), { timeout: 30_000 }).toBe('7 more waiting after this one');
+    await page.close();
+    await expect.poll(() => watcher.getByTestId('approval-dialog').count(), { timeout: 30_000 }).toBe(0);
+    await watcher.close();
+  });
+});

@@ -1,3 +1,4 @@
+import { parse } from 'tldts';
 import type { AppCsp } from '../../../src-preload/contract';
 
 /**
@@ -18,7 +19,20 @@ import type { AppCsp } from '../../../src-preload/contract';
 const DECLARED_ORIGIN = /^(https|wss):\/\/(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*(:(\d{1,5}|\*))?(\/[\w.~/-]*)?$/i;
 const LOCAL_ORIGIN = /^(http|ws):\/\/(localhost|127\.0\.0\.1)(:(\d{1,5}|\*))?(\/[\w.~/-]*)?$/i;
 
-export const isDeclarableOrigin = (entry: string): boolean => DECLARED_ORIGIN.test(entry) || LOCAL_ORIGIN.test(entry);
+export const isDeclarableOrigin = (entry: string): boolean => (DECLARED_ORIGIN.test(entry) && wildcardNamesAHost(entry)) || LOCAL_ORIGIN.test(entry);
+
+/**
+ * A `*.` wildcard must sit below a registrable domain (SECURITY U7): `https://*.example.com` names
+ * one owner's hosts, while `https://*.com`, `https://*.co.uk` or `https://*.github.io` (a public
+ * suffix, from the Public Suffix List's ICANN and private sections) would let the app reach anyone's.
+ * A wildcard over an IP address names no host either.
+ */
+function wildcardNamesAHost(entry: string): boolean {
+  const wildcard = /^[a-z]+:\/\/\*\.([^:/]+)/i.exec(entry);
+  if (!wildcard) return true;
+  const below = parse(wildcard[1]!, { allowPrivateDomains: true });
+  return !below.isIp && below.domain !== null;
+}
 
 export interface BuiltCsp {
   policy: string;

@@ -60,6 +60,22 @@ export function parseDeclaredCsp(raw: string | null): { ok: true; csp: AppCsp | 
   return { ok: true, csp: parsed.data };
 }
 
+/**
+ * Runs in the app's own document before any of its code (SECURITY U7): the WebRTC constructors become
+ * undefined, for good (non-configurable, non-writable), because no CSP directive governs WebRTC in
+ * Chromium (`webrtc 'block'` is unrecognized) and a TURN server's USERNAME carries data past an app CSP
+ * that declared nothing. It removes its own element so the app's DOM is as the author wrote it.
+ * What it cannot reach: a child frame the app makes itself (a srcdoc iframe) gets a fresh window with
+ * fresh constructors; Electron refuses such frames, a browser has no switch for it (docs/mcp-apps.md).
+ */
+export const NO_WEBRTC_PRELUDE =
+  '<script>(() => {' +
+  "for (const name of ['RTCPeerConnection', 'webkitRTCPeerConnection', 'RTCIceTransport', 'RTCDataChannel', 'RTCRtpSender', 'RTCRtpReceiver', 'RTCRtpTransceiver']) {" +
+  'Object.defineProperty(window, name, { value: undefined, writable: false, configurable: false, enumerable: false });' +
+  '}' +
+  'document.currentScript.remove();' +
+  '})();</script>';
+
 function proxyPage(hostOrigin: string): string {
   // JSON.stringify plus escaping "<" keeps the origin a string literal inside the script element.
   const host = JSON.stringify(hostOrigin).replace(/</g, '\\u003c');
@@ -69,6 +85,12 @@ function proxyPage(hostOrigin: string): string {
 </head><body><script>
 (() => {
   const HOST = ${host};
+  const PRELUDE = ${JSON.stringify(NO_WEBRTC_PRELUDE).replace(/</g, '\\u003c')};
+  // The prelude goes after a doctype (which must stay first, or the page is in quirks mode), else at the very start.
+  const withPrelude = (html) => {
+    const doctype = /^\\s*<!doctype[^>]*>/i.exec(html);
+    return doctype ? doctype[0] + PRELUDE + html.slice(doctype[0].length) : PRELUDE + html;
+  };
   const PREFIX = 'ui/notifications/sandbox-';
   if (window.top === window.self) {
     document.body.textContent = 'This page only runs inside Switchboard.';
@@ -106,7 +128,7 @@ function proxyPage(hostOrigin: string): string {
         inner.addEventListener('load', () => {
           if (++loads > 1) fail('the app navigated away from its own page');
         });
-        inner.srcdoc = html;
+        inner.srcdoc = withPrelude(html);
         document.body.appendChild(inner);
         return;
       }

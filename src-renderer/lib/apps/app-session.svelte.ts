@@ -3,6 +3,7 @@ import { EmptyResultSchema, type CallToolResult, type ContentBlock, type ReadRes
 import type { AppCsp, AppPermissions } from '../../../src-preload/contract/apps';
 import { FloodGuard } from './flood-guard';
 import { GuardedTransport } from './guarded-transport';
+import { PendingRequests } from './pending-requests.svelte';
 
 /** What the host gives one app frame; the AppFrame component's props. */
 export interface AppFrameProps {
@@ -16,9 +17,15 @@ export interface AppFrameProps {
   toolInput: Record<string, unknown>;
   toolResult?: CallToolResult;
   theme: 'light' | 'dark';
-  callTool: (name: string, args: Record<string, unknown>) => Promise<CallToolResult>;
+  /** `frame` names this app's frame to main, which bounds and ends its requests with it (SECURITY U7). */
+  callTool: (name: string, args: Record<string, unknown>, frame: string) => Promise<CallToolResult>;
   readResource?: (uri: string) => Promise<ReadResourceResult>;
+  /** Opens a link the person clicked "Open" on (main checks it again, O8). */
   openLink: (url: string) => Promise<void>;
+  /** The O8 check, before a link is shown to the person: the URL as it would open, or why not. */
+  checkLink?: (url: string) => Promise<{ ok: true; url: string } | { ok: false; reason: string }>;
+  /** Ends the frame's requests waiting in main: the person denied them all, or the frame went. */
+  endRequests?: (frame: string, reason: 'denied' | 'closed') => Promise<void>;
   onMessage: (text: string) => void;
   onContextUpdate: (text: string) => void;
   /** Tests only: shorter clocks. */
@@ -61,6 +68,12 @@ const textOf = (blocks: ContentBlock[] | undefined): string =>
 export class AppSession {
   status = $state<AppStatus>({ kind: 'loading' });
   height = $state(INITIAL_HEIGHT);
+  /** What the app has waiting (tool calls, link asks), bounded (SECURITY U7). */
+  readonly requests = new PendingRequests();
+  /** Links the app asked for that the URL policy refused (O8): shown, never opened. */
+  refusedLinks = $state.raw<{ url: string; reason: string }[]>([]);
+  /** This frame's name in main; a fresh one per card, so a closed card's requests cannot come back. */
+  readonly frameId = crypto.randomUUID();
   private bridge: AppBridge | undefined;
   private timers: ReturnType<typeof setTimeout>[] = [];
   /** The last result sent, as JSON: the same result again (a card re-rendered from what was stored) is not sent twice. */
@@ -113,15 +126,22 @@ export class AppSession {
     bridge.onsizechange = ({ height }) => {
       if (typeof height === 'number' && Number.isFinite(height)) this.height = Math.min(this.limits.maxHeight, Math.max(MIN_HEIGHT, Math.ceil(height)));
     };
-    bridge.oncalltool = async ({ name, arguments: args }) => this.props().callTool(name, args ?? {});
+    bridge.oncalltool = async ({ name, arguments: args }) => this.requests.run(() => this.props().callTool(name, args ?? {}, this.frameId));
     bridge.onreadresource = async ({ uri }) => {
       const read = this.props().readResource;
       if (!read) throw new Error('this host does not read resources for apps');
       return read(uri);
     };
+    // Nothing opens without the person's click on the whole URL, which passed the URL policy first (SECURITY U7, O8).
     bridge.onopenlink = async ({ url }) => {
+      const checked = (await this.props().checkLink?.(url)) ?? { ok: true as const, url };
+      if (!checked.ok) {
+        this.refusedLinks = [...this.refusedLinks.slice(-2), { url: url.slice(0, 2000), reason: checked.reason }];
+        return { isError: true };
+      }
+      if (!(await this.requests.askToOpen(checked.url))) return { isError: true };
       try {
-        await this.props().openLink(url);
+        await this.props().openLink(checked.url);
         return {};
       } catch {
         return { isError: true };
@@ -213,8 +233,19 @@ export class AppSession {
     this.dispose();
   }
 
+  /** "Deny all from this app": every link ask declined, every tool call it has waiting ended; the app may ask again. */
+  denyAll(): void {
+    this.endRequests('denied');
+  }
+
+  private endRequests(reason: 'denied' | 'closed'): void {
+    this.requests.declineLinks();
+    void this.props().endRequests?.(this.frameId, reason).catch(() => {});
+  }
+
   /** Teardown: tell a running app it is going (best effort; its frame leaves with the card), then let go of it. */
   dispose(): void {
+    if (!this.disposed) this.endRequests('closed');
     this.disposed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers = [];

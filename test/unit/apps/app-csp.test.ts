@@ -52,4 +52,22 @@ describe('the CSP an MCP App runs under (SECURITY U3)', () => {
     expect(['https://a.example', 'https://a.example:8443/path/', 'wss://a.example', 'http://localhost:3000', 'ws://127.0.0.1:*'].map(isDeclarableOrigin)).toEqual([true, true, true, true, true]);
     expect(['http://a.example', 'ws://10.0.0.1', 'ftp://a.example', 'https://', 'https://a.example?x=1'].map(isDeclarableOrigin)).toEqual([false, false, false, false, false]);
   });
+
+  it.each(['https://*.com', 'https://*.co.uk', 'https://*.github.io', 'wss://*.appspot.com', 'https://*.com:443', 'https://*.127.0.0.1', 'https://*.COM/path'])(
+    'refuses %s: a wildcard at or above a registrable domain names no host (U7)',
+    (entry) => {
+      expect(isDeclarableOrigin(entry)).toBe(false);
+      const { policy, refused } = buildAppCsp({ connectDomains: [entry], resourceDomains: [entry] }, UI);
+      expect(refused).toEqual([entry, entry]);
+      expect(policy).toContain("connect-src 'none';");
+      expect(policy).not.toContain(entry);
+    },
+  );
+
+  it.each(['https://*.example.com', 'wss://*.example.co.uk', 'https://*.alice.github.io', 'https://*.cdn.example', 'https://api.github.io'])(
+    'accepts %s: a wildcard below a registrable domain, or a host on a public suffix (U7)',
+    (entry) => {
+      expect(isDeclarableOrigin(entry)).toBe(true);
+    },
+  );
 });

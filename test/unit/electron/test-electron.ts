@@ -22,7 +22,12 @@ export class TestWebContents {
   readonly sent: Array<[string, unknown]> = [];
   readonly listeners = new Map<string, Handler[]>();
   windowOpenHandler: Handler | null = null;
+  webRTCIPHandlingPolicy: string | undefined;
   destroyed = false;
+
+  setWebRTCIPHandlingPolicy(policy: string): void {
+    this.webRTCIPHandlingPolicy = policy;
+  }
 
   on(name: string, handler: Handler): this {
     this.listeners.set(name, [...(this.listeners.get(name) ?? []), handler]);

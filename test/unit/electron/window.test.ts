@@ -25,6 +25,14 @@ class TestLogger implements Logger {
   }
 }
 
+/** The window's frames as Electron's WebFrameMain links them: the UI, an app's proxy, the app, a frame inside the app. */
+const frames = (() => {
+  const main = { parent: null };
+  const proxy = { parent: main };
+  const app = { parent: proxy };
+  return { main, proxy, app, nested: { parent: app } };
+})();
+
 function hardened() {
   const contents = new TestWebContents();
   const opener = new TestOpener();
@@ -93,7 +101,7 @@ describe('hardenWindow (SECURITY R3, R4)', () => {
   it('lets an app frame load only the sandbox proxy and its srcdoc app, never another address (SECURITY U4)', () => {
     const { contents, logger } = hardened();
     const navigate = (url: string, isMainFrame = false) => {
-      const event = Object.assign(new TestEvent(), { url, isMainFrame });
+      const event = Object.assign(new TestEvent(), { url, isMainFrame, frame: isMainFrame ? frames.main : url === 'about:srcdoc' ? frames.app : frames.proxy });
       contents.emit('will-frame-navigate', event);
       return event.defaultPrevented;
     };
@@ -109,6 +117,33 @@ describe('hardenWindow (SECURITY R3, R4)', () => {
     // The main frame is will-navigate's business (it allows nothing either).
     expect(navigate('app://switchboard/index.html', true)).toBe(false);
     expect(logger.lines[0]).toEqual(['warn', 'refused a navigation inside an app frame', { url: 'https://exfiltrate.example/?data=secret' }]);
+  });
+
+  it('refuses a srcdoc frame an app makes inside itself, a fresh window its WebRTC prelude never ran in (SECURITY U7)', () => {
+    const { contents, logger } = hardened();
+    const navigate = (frame: unknown) => {
+      const event = Object.assign(new TestEvent(), { url: 'about:srcdoc', isMainFrame: false, frame });
+      contents.emit('will-frame-navigate', event);
+      return event.defaultPrevented;
+    };
+    expect(navigate(frames.app)).toBe(false);
+    expect(navigate(frames.nested)).toBe(true);
+    expect(navigate({ parent: frames.nested })).toBe(true);
+    // Straight under the UI, or a frame already gone: not the app's own srcdoc either.
+    expect(navigate(frames.proxy)).toBe(true);
+    expect(navigate(null)).toBe(true);
+    expect(logger.lines.map((l) => l[1])).toEqual(Array(4).fill('refused a navigation inside an app frame'));
+  });
+
+  it('lets no WebRTC packet out over UDP from any frame, and grants no camera or microphone (SECURITY U7)', () => {
+    const { contents } = hardened();
+    expect(contents.webRTCIPHandlingPolicy).toBe('disable_non_proxied_udp');
+    for (const permission of ['media', 'mediaKeySystem', 'display-capture', 'speaker-selection']) {
+      const answers: boolean[] = [];
+      contents.session.permissionRequestHandler!(contents, permission, (granted: boolean) => answers.push(granted), { mediaTypes: ['audio', 'video'] });
+      expect(answers).toEqual([false]);
+      expect(contents.session.permissionCheckHandler!(contents, permission, 'switchboard-sandbox://app-0/', {})).toBe(false);
+    }
   });
 
   it('refuses to attach a webview', () => {

@@ -38,6 +38,11 @@ const apps = {
         const result = await getApi().openExternal({ url });
         if (!result.ok) throw new Error(result.error.message);
       },
+      checkLink: async (url) => {
+        const checked = await getApi().checkAppLink({ url });
+        return checked.ok ? { ok: true, url: checked.value.url } : { ok: false, reason: checked.error.message };
+      },
+      endRequests: async (frame, reason) => void (await getApi().endAppRequests({ frame, reason })),
       onMessage: (text) => window.harnessRecord(id, 'message', text),
       onContextUpdate: (text) => window.harnessRecord(id, 'context', text),
     });
