@@ -65,7 +65,7 @@ export async function runInstallCommand(command: InstallCommand, home: string, v
   await lines?.return?.(undefined);
   const name = command.serverName ?? preview.suggestedName;
   const result = await installer.install(command.file, { name, values, secrets });
-  console.log(`${result.updated ? 'updated' : 'installed'} "${name}"; it stays blocked until you approve what it runs on Switchboard's Servers page`);
+  console.log(`${result.updated ? 'updated' : 'installed'} "${name}"; it runs once you approve it: switchboard approve ${name} (or Approve and run on Switchboard's Servers page)`);
   return 0;
 }
 

@@ -3,6 +3,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { INSTALL_USAGE, parseInstallCommand, runInstallCommand, type InstallCommand } from './cli-install';
+import { parseServersCommand, runServersCommand, SERVERS_COMMANDS, SERVERS_USAGE } from './cli-servers';
 import { isDeepStrictEqual } from 'node:util';
 import { dataHome } from './core/data-home';
 import type { CatalogTool } from './core/mcp/tool-catalog';
@@ -29,6 +30,7 @@ const USAGE = `usage:
   switchboard login <server>                          sign in to a remote server in your browser
   switchboard logout <server>                         sign out; its credentials leave the keychain
 ${INSTALL_USAGE}
+${SERVERS_USAGE}
 exit codes: 0 ok; 1 failure (status: some enabled server is not connected; call: the call or the tool failed); 2 usage
 config: $SWITCHBOARD_HOME/servers.json (now ${dataHome()})`;
 
@@ -179,7 +181,7 @@ function printStatus(core: SwitchboardCore, json: boolean, say: Terminal): numbe
     ...(s.state.kind === 'backing_off' ? { nextAttemptAt: new Date(s.state.nextAttemptAt).toISOString() } : {}),
     tools: s.toolCount,
     ...optionalHint(s),
-    ...(s.state.kind === 'error' ? { stderr: core.mcp.logs(s.name).slice(-5) } : {}),
+    ...(s.state.kind === 'error' && s.state.stderrTail ? { stderr: s.state.stderrTail } : {}),
   }));
   const failing = statuses.filter((s) => s.config.enabled && s.state.kind !== 'connected' && s.state.kind !== 'disabled').length;
   if (json) {
@@ -225,7 +227,7 @@ function printResult(result: ToolResult, json: boolean, say: Terminal): void {
     return;
   }
   const diagnosis = diagnoseToolResult(result);
-  if (result.isError) say.out(diagnosis ? `the tool refused the call: ${describeDiagnosis(diagnosis)}` : 'the tool reported an error:');
+  if (result.isError) say.out(`the tool reported an error${diagnosis ? ` ${describeDiagnosis(diagnosis)}` : ''}:`);
   for (const part of result.content) {
     switch (part.type) {
       case 'text':
@@ -258,16 +260,17 @@ function sameJson(text: string, value: unknown): boolean {
   }
 }
 
-async function install(argv: string[]): Promise<number> {
-  let command: InstallCommand;
+/** A command that runs no server (install, add, import, approve): parse, then run, with the same exit codes. */
+async function withoutCore<C>(argv: string[], parse: (argv: string[]) => C, runIt: (command: C, home: string, vault: SecretVault) => Promise<number>): Promise<number> {
+  let command: C;
   try {
-    command = parseInstallCommand(argv);
+    command = parse(argv);
   } catch (error) {
     console.error(`switchboard: ${(error as Error).message}\n${USAGE}`);
     return 2;
   }
   try {
-    return await runInstallCommand(command, dataHome(), openVault());
+    return await runIt(command, dataHome(), openVault());
   } catch (error) {
     console.error(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
     return 1;
@@ -275,7 +278,9 @@ async function install(argv: string[]): Promise<number> {
 }
 
 async function main(argv: string[]): Promise<number> {
-  if ((argv[0] === 'install' || argv[0] === 'uninstall') && !argv.includes('--help')) return install(argv);
+  if ((argv[0] === 'install' || argv[0] === 'uninstall') && !argv.includes('--help')) return withoutCore<InstallCommand>(argv, parseInstallCommand, runInstallCommand);
+  // Only `add … --help` before the command asks for help: after it, --help is the server's own argument.
+  if ((SERVERS_COMMANDS as readonly string[]).includes(argv[0] ?? '') && argv[1] !== '--help') return withoutCore(argv, parseServersCommand, runServersCommand);
   let command: Command | 'help';
   try {
     command = parseCommand(argv);
@@ -305,6 +310,9 @@ async function main(argv: string[]): Promise<number> {
   } catch (error) {
     say.err(`switchboard: ${error instanceof Error ? error.message : String(error)}`);
     if (error instanceof AppFailure && error.diagnosis) say.err(`  ${describeDiagnosis(error.diagnosis)}`);
+    // The fix of a server that died starting points at its stderr: print it right after.
+    const state = command.name === 'call' ? core.mcp.status(command.server)?.state : undefined;
+    if (state?.kind === 'error') for (const line of state.stderrTail ?? []) say.err(`  | ${line}`);
     return 1;
   } finally {
     await core.stop();

@@ -6,6 +6,7 @@ import { validateServerEntry } from '../../src-main/core/config/validate-server'
 import { MemoryVault } from '../../src-main/core/secrets/memory-vault';
 import { parseInstallLink } from '../../src-main/core/install/install-link';
 import { parseClientMessage } from '../../src-main/host/ws-protocol';
+import { INSTALL_FUZZ_TARGETS } from '../lib/install-fuzz';
 import { configEntry, configText, expandable, installLink, referenceText, secretNames, variableEnv, wsFrame } from './arbitraries';
 
 /** One parser under fuzz: inputs, and a judge that says what is wrong with its answer (undefined = right). */
@@ -111,6 +112,7 @@ export const FUZZ_TARGETS: FuzzTarget<unknown>[] = [
       return /^switchboard:\/\/install/i.test(link) ? undefined : `accepted ${link.slice(0, 200)}`;
     },
   }),
+  ...INSTALL_FUZZ_TARGETS,
 ];
 
 const INSTALL_LINK_ERRORS = [

@@ -1,11 +1,14 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Handlers, ServersSnapshot } from '../../src-preload/contract';
+import { AppFailure } from './app-error';
 import { appsHandlers } from './apps/apps-handlers';
 import { AppearanceSettings, appearanceFile } from './appearance/appearance-settings';
 import { configHandlers } from './config/config-handlers';
 import { ConfigWatcher } from './config/config-watcher';
 import { expandServerConfig } from './config/expand';
 import { loadConfig, type LoadedConfig } from './config/load-config';
+import { entryReads } from './config/provenance';
+import type { ServerConfig } from './config/server-config';
 import { readProjects } from './config/project-list';
 import { TrustStore } from './config/trust-store';
 import { bundlesFile, loginPathFile, serversFile } from './data-home';
@@ -207,9 +210,10 @@ export class SwitchboardCore {
 
   snapshot(): ServersSnapshot {
     const { loading } = this.calls;
-    const servers = this.mcp.statuses().map((s) =>
-      serverView(s, this.loaded?.shadowed[s.name] ?? [], { schemaTokens: loading.serverTokens(s.name), pinned: this.mcp.settings.isServerPinned(s.name) }),
-    );
+    const servers = this.mcp.statuses().map((s) => ({
+      ...serverView(s, this.loaded?.shadowed[s.name] ?? [], { schemaTokens: loading.serverTokens(s.name), pinned: this.mcp.settings.isServerPinned(s.name) }),
+      ...(s.state.kind === 'trust_required' ? { reads: entryReads(s.config) } : {}),
+    }));
     return { servers, problems: this.loaded?.problems ?? [], status: aggregateStatus(servers, this.loaded?.mcpDisabled ?? false), configPath: this.configPath, toolBudget: loading.budgetView() };
   }
 
@@ -237,8 +241,9 @@ export class SwitchboardCore {
   }
 
   private async apply(loaded: LoadedConfig): Promise<void> {
-    // A remote server gone from the config takes its credentials with it (SECURITY S2).
-    const kept = new Set(loaded.servers.map((s) => s.name));
+    // A remote server the person removed takes its credentials with it (SECURITY S2); one refused or unreadable
+    // (a problem names it) keeps them: a read or a rule is not the person's removal.
+    const kept = new Set([...loaded.servers.map((s) => s.name), ...loaded.problems.flatMap((p) => (p.server ? [p.server] : []))]);
     for (const gone of this.loaded?.servers ?? []) {
       if (gone.kind === 'remote' && !kept.has(gone.name)) {
         await this.signIn.forget(gone).catch((error) => this.log.warn('could not delete credentials of a removed server', { server: gone.name, error: String(error) }));
@@ -251,6 +256,15 @@ export class SwitchboardCore {
   }
 
   readonly handlers: Handlers;
+
+  /** Sign-in reaches a server's URL, so a project's server waits for its approval first (SECURITY P1). */
+  private approvedServer(name: string): ServerConfig | undefined {
+    const server = this.loaded?.servers.find((s) => s.name === name);
+    if (server && !(this.trustStore?.isTrusted(server) ?? server.source.userWritten)) {
+      throw new AppFailure('invalid_input', `server "${name}" is defined in ${server.source.path}; approve it before signing in`);
+    }
+    return server;
+  }
 
   /** Built last in the constructor: the chat and the manager must exist first. */
   private buildHandlers(): Handlers {
@@ -280,7 +294,7 @@ export class SwitchboardCore {
       ...appsHandlers({ mcp: this.mcp, caller: this.calls.caller }),
       ...authHandlers({
         signIn: this.signIn,
-        findServer: (name) => this.loaded?.servers.find((s) => s.name === name),
+        findServer: (name) => this.approvedServer(name),
         afterCredentialsChanged: (name) => this.mcp.reconnect(name),
       }),
       getAppearance: async () => this.appearance.get(),

@@ -243,6 +243,8 @@ export interface ChatTurnState {
   state: TurnState;
   /** Why it failed, naming the provider or tool at fault. */
   error?: string;
+  /** The failure's class and fix, when known (an unreachable endpoint is transient: retry). */
+  diagnosis?: Diagnosis;
 }
 
 export interface ToolCallCard {
@@ -291,6 +293,8 @@ export interface ChatSettingsView {
   /** Name of the keychain secret the provider reads. */
   apiKeyName: string;
   apiKeyConfigured: boolean;
+  /** Each provider's default model and key, so a form switching provider shows them before it is saved. */
+  providers: Record<ProviderKind, { defaultModel: string; apiKeyName: string; apiKeyConfigured: boolean }>;
   /** What to do before chatting, when something is missing. */
   setupHint?: string;
 }
@@ -327,6 +331,8 @@ export const chatInvokes = {
       .refine((m) => m.text.trim() !== '' || (m.attachments?.length ?? 0) > 0, 'the message is empty'),
     output: out<{ conversationId: string }>(),
   },
+  /** Runs a failed turn again from the conversation as stored (nothing is added to it). */
+  retryTurn: { input: z.object({ conversationId }).strict(), output: out<{ conversationId: string }>() },
   /** Announces an image of `size` bytes for the next message; chunks follow in order. */
   beginImageUpload: {
     input: z.object({ size: z.number().int('size must be a whole number').min(1, 'the image is empty') }).strict(),

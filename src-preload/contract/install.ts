@@ -111,7 +111,8 @@ export interface InstallRunsView {
   env?: Record<string, string>;
   url?: string;
   headers?: Record<string, string>;
-  transport?: 'streamable-http' | 'sse';
+  /** auto: streamable HTTP, then SSE (a link may leave it to Switchboard). */
+  transport?: 'auto' | 'streamable-http' | 'sse';
 }
 
 /** One way a server.json offers to run a server (a package or a remote); unusable ones say why. */
@@ -177,13 +178,18 @@ export const discoverInvokes = {
 export type InstallLinkView =
   | { kind: 'catalog'; catalog: string; name?: string }
   | { kind: 'registry'; registry: string; name?: string }
-  | { kind: 'config'; entry: Record<string, unknown>; name?: string };
+  | { kind: 'config'; entry: InstallRunsView; name?: string };
 
 export const installLinkInvokes = {
   /** Parse a switchboard://install link (main parses it; the renderer only shows the result). */
   readInstallLink: { input: z.object({ link: z.string().max(8192, 'the install link is too long') }).strict(), output: out<InstallLinkView>() },
   /** The link the desktop shell was opened with (switchboard://install?…), parsed; null when none waits. */
   takeInstallLink: { input: empty, output: out<InstallLinkView | null>() },
+  /** Writes a linked server as the form showed it; main checks the entry with the link's rules again. */
+  installLinkedServer: {
+    input: z.object({ name: serverName, entry: z.record(z.string().max(200), z.unknown()) }).strict(),
+    output: out<{ name: string }>(),
+  },
 } as const;
 
 export const installLinkEvents = {

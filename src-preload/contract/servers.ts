@@ -40,6 +40,8 @@ export interface ServerView {
   diagnosis?: Diagnosis;
   /** Epoch ms of the next reconnect attempt while backing_off. */
   nextAttemptAt?: number;
+  /** A server that died starting: the last lines it wrote to stderr (the diagnosis's "below"). */
+  stderrTail?: string[];
   toolCount: number;
   /** The tools shown come from the cache; the server has not answered yet. */
   toolsPending?: boolean;
@@ -49,6 +51,15 @@ export interface ServerView {
   schemaTokens: number;
   /** Every tool of this server is always loaded for the model. */
   pinned: boolean;
+  /** While it waits for approval: every variable and secret its entry reads, field by field (SECURITY V1). */
+  reads?: EntryRead[];
+}
+
+/** One `${…}` in a server entry: `field` is where it sits (args[1], headers.Authorization). */
+export interface EntryRead {
+  field: string;
+  kind: 'variable' | 'secret' | 'command';
+  name: string;
 }
 
 export interface ConfigProblem {

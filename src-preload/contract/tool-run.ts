@@ -10,6 +10,8 @@ const runId = z.string().min(1, 'run id is empty').max(100, 'run id is over 100 
 /** A run's progress, or its task's status (MCP tasks), while it runs. */
 export interface ToolRunUpdate {
   runId: string;
+  /** Approved (by the person or a rule) and sent: the run's time counts from here, not from the click. */
+  approved?: true;
   progress?: CallProgress;
   task?: TaskView;
 }

@@ -1,8 +1,8 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startFakeRegistry, type FakeRegistry } from '../support/registry-server';
+import { fixtureDocuments, startFakeRegistry, type FakeRegistry } from '../support/registry-server';
 import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { startWebApp, type RunningWebApp } from './support/web-app';
 
@@ -10,12 +10,26 @@ const missing = chromiumMissingReason();
 if (missing) console.warn(`browse e2e skipped: ${missing}`);
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 60_000 });
 
+/** A registry document with defaults: the form must show them as values, and write what it showed (SECURITY V2). */
+const withDefaults = {
+  name: 'io.example/tenant-search',
+  description: 'a search server with defaults to show',
+  remotes: [
+    {
+      type: 'streamable-http',
+      url: 'http://127.0.0.1:9/mcp?tenant={tenant}',
+      variables: { tenant: { description: 'your tenant', default: 'acme', isRequired: true } },
+      headers: [{ name: 'X-Level', description: 'log level', default: 'info', choices: ['debug', 'info'] }],
+    },
+  ],
+};
+
 describe.skipIf(missing !== undefined)('Browse → install → connected (web mode, Chromium, loopback registry)', () => {
   let browser: Browser;
   let app: RunningWebApp | undefined;
   let registry: FakeRegistry;
   beforeAll(async () => {
-    [browser, registry] = await Promise.all([launchChromium(), startFakeRegistry()]);
+    [browser, registry] = await Promise.all([launchChromium(), startFakeRegistry([...fixtureDocuments(), withDefaults])]);
     await mkdir('test-results', { recursive: true });
     app = await startWebApp((home) => writeFile(join(home, 'registry.json'), JSON.stringify({ url: registry.url })));
   }, 60_000);
@@ -90,13 +104,64 @@ describe.skipIf(missing !== undefined)('Browse → install → connected (web mo
     }
   }, 120_000);
 
-  it('searches the registry: a secret input as a password field, and an unusable package shown with its reason', async () => {
+  /** Browse → MCP Registry → search for `query`; the results list. */
+  async function searchRegistry(query: string): Promise<{ page: Page; results: Locator }> {
     const page = await open();
     await page.getByRole('button', { name: 'Browse' }).click();
     await page.getByRole('tab', { name: 'MCP Registry' }).click();
-    await page.getByRole('textbox', { name: 'Search the registry' }).fill('memory');
+    await page.getByRole('textbox', { name: 'Search the registry' }).fill(query);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    const results = page.getByRole('list', { name: 'Registry results' });
+    return { page, results: page.getByRole('list', { name: 'Registry results' }) };
+  }
+
+  it('shows a registry server’s defaults as values the person can change, and writes exactly what the form showed (SECURITY V2)', async () => {
+    const { page, results } = await searchRegistry('tenant');
+    await results.getByRole('button', { name: /tenant-search/ }).click();
+    const form = page.getByRole('form', { name: 'Install io.example/tenant-search' });
+    const tenant = form.locator('[data-input="var.tenant"] input');
+    expect(await tenant.inputValue()).toBe('acme');
+    expect(await tenant.getAttribute('placeholder')).toBeNull();
+    expect(await form.locator('[data-input="header.X-Level"] select').inputValue()).toBe('info');
+    expect(await form.locator('[data-field="url"]').textContent()).toBe('http://127.0.0.1:9/mcp?tenant=acme');
+    expect(await form.locator('[data-field="headers"]').textContent()).toBe('X-Level: info');
+    await tenant.fill('globex');
+    // The preview follows the field: what it shows is what Install writes.
+    await poll(() => form.locator('[data-field="url"]').textContent()).toBe('http://127.0.0.1:9/mcp?tenant=globex');
+    await page.screenshot({ path: 'test-results/browse-registry-defaults.png', fullPage: true });
+    await form.locator('input[name="server-name"]').fill('tenant-search');
+    await form.getByRole('button', { name: 'Install' }).click();
+    await poll(() => page.locator('[data-server="tenant-search"]').count()).toBe(1);
+    expect(JSON.parse(await readFile(join(app!.home, 'servers.json'), 'utf8')).servers['tenant-search']).toEqual({
+      url: 'http://127.0.0.1:9/mcp?tenant=globex',
+      headers: { 'X-Level': 'info' },
+      transport: 'streamable-http',
+    });
+  }, 60_000);
+
+  it('a config link shows every field it would write and no other; one that sets approval never opens', async () => {
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
+    const encode = (entry: unknown) => Buffer.from(JSON.stringify(entry)).toString('base64url');
+    await page.goto(app!.url.replace('/?token=', `/install?config=${encode({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], approval: 'auto' })}&token=`));
+    await expect(page.getByRole('alert').first().textContent()).resolves.toBe(
+      `This install link cannot be opened: the install link's config is invalid: server "linked": "approval" is not something a link may set; you choose what Switchboard asks`,
+    );
+    await page.goto(app!.url.replace('/?token=', `/install?config=${encode({ type: 'stdio', command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], env: { MEMORY_FILE_PATH: '/tmp/linked-memory.json' } })}&name=linked-memory&token=`));
+    const form = page.getByRole('form', { name: 'Install A server from an install link' });
+    await form.waitFor();
+    expect(await form.locator('[data-field="command"]').textContent()).toBe('npx');
+    expect(await form.locator('[data-field="args"] li').allTextContents()).toEqual(['-y', '@modelcontextprotocol/server-memory']);
+    expect(await form.locator('[data-field="env"]').textContent()).toBe('MEMORY_FILE_PATH=/tmp/linked-memory.json');
+    await form.getByRole('button', { name: 'Install' }).click();
+    await poll(() => page.locator('[data-server="linked-memory"]').count()).toBe(1);
+    expect(JSON.parse(await readFile(join(app!.home, 'servers.json'), 'utf8')).servers['linked-memory']).toEqual({
+      command: 'npx',
+      args: ['-y', '@modelcontextprotocol/server-memory'],
+      env: { MEMORY_FILE_PATH: '/tmp/linked-memory.json' },
+    });
+  }, 60_000);
+
+  it('searches the registry: a secret input as a password field, and an unusable package shown with its reason', async () => {
+    const { page, results } = await searchRegistry('memory');
     await results.getByRole('button', { name: /memorylens/ }).click();
     const lens = page.getByRole('form', { name: 'Install io.github.MarcelRoozekrans/memorylens-mcp' });
     expect(await lens.locator('.reason').textContent()).toBe('Not installable: nuget packages are not installed by Switchboard (it runs npm, pypi, oci and mcpb)');

@@ -39,10 +39,17 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
     const form = page.getByRole('form', { name: 'Install Hello Bundle' });
     await form.waitFor();
     await expect(form.locator('[data-field="command"]').textContent()).resolves.toBe('node');
-    expect(await form.locator('[data-field="args"] li').allTextContents()).toEqual(['${__dirname}/server/index.js', '--greeting', '${user_config.greeting}', '${user_config.folders}']);
-    expect(await form.locator('[data-field="env"]').textContent()).toContain('HELLO_API_KEY=${user_config.api_key}');
+    // Defaults are values the person sees and can change, ${HOME} already filled in (SECURITY V2).
+    expect(await form.locator('[data-setting="greeting"] input').inputValue()).toBe('hello');
+    expect(await form.locator('[data-setting="limit"] input').inputValue()).toBe('5');
+    const folders = await form.locator('[data-setting="folders"] textarea').inputValue();
+    expect(folders).toMatch(/^\/\S+$/);
+    expect(await form.locator('[data-field="args"] li').allTextContents()).toEqual(['${__dirname}/server/index.js', '--greeting', 'hello', folders]);
     await form.locator('[data-setting="api_key"] input').fill('sk-e2e-secret');
     await form.locator('[data-setting="greeting"] input').fill('hi from e2e');
+    // The command line follows the settings; the secret shows only as where it is kept.
+    await poll(() => form.locator('[data-field="args"] li').allTextContents()).toEqual(['${__dirname}/server/index.js', '--greeting', 'hi from e2e', folders]);
+    expect(await form.locator('[data-field="env"]').textContent()).toBe('HELLO_API_KEY=[kept in the keychain]HELLO_LIMIT=5');
     await page.screenshot({ path: 'test-results/bundle-install-form.png', fullPage: true });
     await form.getByRole('button', { name: 'Install' }).click();
 
@@ -56,6 +63,9 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
     const vault = new KeytarVault(keychainServiceFor({ SWITCHBOARD_HOME: app.home }));
     expect(await vault.get('bundle.hello-bundle.api_key')).toBe('sk-e2e-secret');
     expect(await readFile(`${app.home}/bundles.json`, 'utf8')).not.toContain('sk-e2e-secret');
+    const written = JSON.parse(await readFile(`${app.home}/bundles.json`, 'utf8')).servers['hello-bundle'];
+    expect(written.args.slice(1)).toEqual(['--greeting', 'hi from e2e', folders]);
+    expect(written.env.HELLO_LIMIT).toBe('5');
 
     await card.getByRole('button', { name: 'Approve and run' }).click();
     await poll(() => row(page, 'hello-bundle').getAttribute('data-state')).toBe('connected');

@@ -136,6 +136,43 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
     }
   });
 
+  it.skipIf(noKeychain !== undefined)('holds a project remote server until approved, showing its URL, headers and every variable they read (P1, V1)', async () => {
+    project = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
+    const remote = await startRemoteEverything();
+    process.env.SB_E2E_PROJECT_TOKEN = 'token-from-env';
+    const file = join(project, '.vscode', 'mcp.json');
+    await mkdir(join(project, '.vscode'));
+    await writeFile(file, JSON.stringify({ servers: { docs: { type: 'http', url: remote.url, headers: { Authorization: 'Bearer ${SB_E2E_PROJECT_TOKEN}' }, approval: 'auto' } } }));
+    const app = await startWebApp(async (home) => {
+      await writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [project] }));
+    });
+    try {
+      const page = await open(app, 1000);
+      const docs = row(page, 'docs');
+      await poll(stateOf(page, 'docs')).toBe('trust_required');
+      const card = docs.getByRole('region', { name: 'Approve docs' });
+      await poll(() => card.locator('[data-field="source"]').count()).toBe(1);
+      expect(await card.getByRole('heading').innerText()).toBe('Connect to this remote server?');
+      expect(await card.locator('[data-field="url"]').innerText()).toBe(remote.url);
+      expect(await card.locator('[data-field="headers"]').innerText()).toBe('Authorization');
+      expect(await card.getByRole('list', { name: 'What it reads' }).innerText()).toBe('headers.Authorization reads the environment variable SB_E2E_PROJECT_TOKEN');
+      expect(await card.innerText()).not.toContain('token-from-env');
+      // The ignored approval: "auto" is said, on the page, as a problem of that server.
+      await poll(() => page.locator('body').innerText()).toContain(`"approval": "auto" in ${file} is ignored`);
+      for (const [width, scheme] of [[1280, 'light'], [860, 'dark']] as const) {
+        await page.setViewportSize({ width, height: 1000 });
+        await page.emulateMedia({ colorScheme: scheme });
+        await docs.screenshot({ path: `test-results/servers-trust-remote-${width}-${scheme}.png` });
+      }
+      await card.getByRole('button', { name: 'Approve and connect' }).click();
+      await poll(stateOf(page, 'docs')).toBe('connected');
+    } finally {
+      await app.stop();
+      remote.child.kill('SIGTERM');
+      await rm(project, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(noKeychain !== undefined)('shows a rich list: connected, error with its reason, retrying, disabled, remote and awaiting approval', async () => {
     project = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
     await writeFile(join(project, '.mcp.json'), JSON.stringify(projectEntry('marker-rich'), null, 2));

@@ -17,6 +17,11 @@ export function createChatHandlers(chat: ChatService): ChatHandlers {
       void started.done;
       return { conversationId: started.conversationId };
     },
+    retryTurn: async ({ conversationId }) => {
+      const started = await chat.sessions.retry(conversationId);
+      void started.done;
+      return { conversationId };
+    },
     beginImageUpload: async ({ size }) => ({ upload: await chat.imageUploads.begin(size) }),
     appendImageUpload: async ({ upload, offset, data }) => ({ received: await chat.imageUploads.append(upload, offset, Buffer.from(data, 'base64')) }),
     discardImageUpload: async ({ upload }) => {

@@ -26,6 +26,7 @@ import { visibleMessageCount, type ConversationStore } from './conversation-stor
 import type { ChatProvider } from './providers/chat-provider';
 import { toolResultText } from './tool-result-text';
 import { refuseUnsupported } from './attachments';
+import { providerFailure, type ProviderFailure } from './provider-failure';
 import { toolUi } from '../../../src-preload/contract/tools';
 import type { ToolCaller } from '../tools/tool-caller';
 import { FIND_TOOLS, runFindTools } from '../tools/find-tools';
@@ -113,13 +114,32 @@ export class ChatSessions {
       this.active.delete(conversation.id);
       throw error;
     }
-    // The turn is no longer running by the time its final state is announced, so a UI may act on it at once.
-    const done = this.run(conversation, provider, turn).then(({ outcome, error }) => {
+    return { conversationId: conversation.id, done: this.finish(conversation, provider, turn) };
+  }
+
+  /**
+   * A failed turn once more, from the conversation as stored (nothing is added): the model answers
+   * the last user message, or goes on after the last tool results.
+   */
+  async retry(conversationId: string): Promise<{ conversationId: string; done: Promise<TurnOutcome> }> {
+    if (this.active.has(conversationId)) throw new AppFailure('conflict', `conversation "${conversationId}" is still answering; wait for it or cancel it first`);
+    const conversation = await this.deps.store.get(conversationId);
+    const last = conversation.messages.at(-1);
+    if (last?.role !== 'user' && last?.role !== 'tool') throw new AppFailure('conflict', `conversation "${conversationId}" has its answer; send a new message instead`);
+    const provider = await this.deps.provider();
+    if (this.active.has(conversationId)) throw new AppFailure('conflict', `conversation "${conversationId}" is still answering; wait for it or cancel it first`);
+    const turn: ActiveTurn = { controller: new AbortController(), calls: new Map() };
+    this.active.set(conversationId, turn);
+    return { conversationId, done: this.finish(conversation, provider, turn) };
+  }
+
+  /** The turn is no longer running by the time its final state is announced, so a UI may act on it at once. */
+  private finish(conversation: Conversation, provider: ChatProvider, turn: ActiveTurn): Promise<TurnOutcome> {
+    return this.run(conversation, provider, turn).then(({ outcome, error, diagnosis }) => {
       this.active.delete(conversation.id);
-      this.state(conversation.id, outcome, error);
+      this.state(conversation.id, outcome, error, diagnosis);
       return outcome;
     });
-    return { conversationId: conversation.id, done };
   }
 
   cancel(conversationId: string): void {
@@ -136,7 +156,7 @@ export class ChatSessions {
     call.abort(CANCELLED_BY_USER);
   }
 
-  private async run(conversation: Conversation, provider: ChatProvider, turn: ActiveTurn): Promise<{ outcome: TurnOutcome; error?: string }> {
+  private async run(conversation: Conversation, provider: ChatProvider, turn: ActiveTurn): Promise<{ outcome: TurnOutcome; error?: string; diagnosis?: Diagnosis }> {
     const id = conversation.id;
     const signal = turn.controller.signal;
     const maxRounds = this.deps.maxRounds ?? 12;
@@ -169,7 +189,7 @@ export class ChatSessions {
             }
           }
         } catch (error) {
-          if (!signal.aborted) throw new Error(`${provider.label}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          if (!signal.aborted) throw new ProviderError(providerFailure(error, provider.label), error);
           if (text) await this.commit(conversation, { role: 'assistant', text, toolCalls: [], at: this.clock.now() });
           return { outcome: 'cancelled' };
         }
@@ -184,7 +204,7 @@ export class ChatSessions {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       this.deps.logger?.warn('chat turn failed', { conversationId: id, error: message });
-      return { outcome: 'failed', error: message };
+      return { outcome: 'failed', error: message, ...(error instanceof ProviderError && error.diagnosis ? { diagnosis: error.diagnosis } : {}) };
     }
   }
 
@@ -297,7 +317,16 @@ export class ChatSessions {
     conversation.updatedAt = message.at;
   }
 
-  private state(conversationId: string, state: TurnState, error?: string): void {
-    this.deps.emit({ name: 'chatTurnState', payload: { conversationId, state, ...(error !== undefined ? { error } : {}) } });
+  private state(conversationId: string, state: TurnState, error?: string, diagnosis?: Diagnosis): void {
+    this.deps.emit({ name: 'chatTurnState', payload: { conversationId, state, ...(error !== undefined ? { error } : {}), ...(diagnosis ? { diagnosis } : {}) } });
+  }
+}
+
+/** A provider's failure, classed (provider-failure.ts), on its way out of the turn. */
+class ProviderError extends Error {
+  readonly diagnosis: Diagnosis | undefined;
+  constructor(failure: ProviderFailure, cause: unknown) {
+    super(failure.message, { cause });
+    this.diagnosis = failure.diagnosis;
   }
 }

@@ -11,6 +11,7 @@ import type { ImportClient } from '../../../src-preload/contract/config';
 import { clientConfigPath, clientLabel, declaredInputs, INPUT_MARK, translateEntry, type ClientInput } from './client-configs';
 import { addServers } from './config-writer';
 import { inputsIgnoredMessage } from './parse-config-file';
+import { PERSON_ONLY_FIELDS } from './provenance';
 import { readConfigFile } from './read-config-file';
 import { validateServerEntry } from './validate-server';
 
@@ -67,7 +68,8 @@ export async function previewClientImport(home: string, client: ImportClient, op
   const context = { home: options.home ?? homedir(), inputs, ...(options.workspaceFolder ? { workspaceFolder: options.workspaceFolder } : {}) };
   for (const [name, raw] of Object.entries(doc.entries as Record<string, unknown>)) {
     // The reader's problems name a bad entry with its line and column.
-    if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || file.problems.some((p) => p.server === name)) continue;
+    const refusedByReader = !file.servers.some((s) => s.name === name) && file.problems.some((p) => p.server === name);
+    if (typeof raw !== 'object' || raw === null || Array.isArray(raw) || refusedByReader) continue;
     const translated = translateEntry(raw as Record<string, unknown>, context);
     if (translated.problems.some((p) => p.startsWith('${workspaceFolder') && p.includes('give the folder'))) preview.needsFolder = true;
     // Checked as it will be in servers.json, with a placeholder where each input goes.
@@ -77,6 +79,8 @@ export async function previewClientImport(home: string, client: ImportClient, op
       preview.refused.push({ name, reason: reasons.join('; ') });
       continue;
     }
+    // approval and prefix are the person's to set, never another app's file's (SECURITY V1): left out; the reader's note says so.
+    for (const field of Object.keys(PERSON_ONLY_FIELDS)) delete translated.entry[field];
     const importAs = freeName(name, taken);
     taken.add(importAs);
     preview.toAdd.push({ name, importAs, entry: translated.entry, inputs: translated.inputs });

@@ -132,10 +132,8 @@ export function configHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
     approveTrust: async ({ name }) => {
       const server = requireServer(name);
       const trust = await deps.trust();
-      const { kind, source } = server;
       if (!trust.needsTrust(server)) {
-        const why = kind === 'remote' ? 'it is a remote server' : `you wrote it in ${source.path}`;
-        throw new AppFailure('invalid_input', `server "${name}" does not need approval: ${why}`);
+        throw new AppFailure('invalid_input', `server "${name}" does not need approval: you wrote it in ${server.source.path}`);
       }
       await trust.approve(server);
       await deps.reconnect(name);

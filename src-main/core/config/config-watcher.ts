@@ -1,5 +1,6 @@
 import { existsSync, watch, type FSWatcher } from 'node:fs';
 import { dirname, relative, sep } from 'node:path';
+import type { FileVersion } from './atomic-file';
 import { loadConfig, type LoadedConfig } from './load-config';
 
 export interface ConfigWatcherOptions {
@@ -12,6 +13,11 @@ export interface ConfigWatcherOptions {
   onError?: (error: unknown) => void;
   /** Quiet time after the last file event before reloading; editors save in several steps. */
   debounceMs?: number;
+  /**
+   * How long a file that read as empty right after listing servers may stay so before that counts (the
+   * person emptied it): the rest of an editor's save normally arrives as a change event well before.
+   */
+  settleMs?: number;
 }
 
 /**
@@ -30,6 +36,9 @@ export class ConfigWatcher {
   private running: Promise<LoadedConfig> | undefined;
   private again = false;
   private stopped = false;
+  /** Empty reads to confirm on the next load (LoadConfigOptions.settled), once they stayed for settleMs. */
+  private confirming: Record<string, FileVersion> = {};
+  private settleTimer: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: ConfigWatcherOptions) {}
 
@@ -67,6 +76,7 @@ export class ConfigWatcher {
   stop(): void {
     this.stopped = true;
     clearTimeout(this.timer);
+    clearTimeout(this.settleTimer);
     for (const watcher of this.watchers.values()) watcher.close();
     this.watchers.clear();
     this.interest.clear();
@@ -77,13 +87,17 @@ export class ConfigWatcher {
     do {
       this.again = false;
       const previous = this.last;
+      const settled = this.confirming;
+      this.confirming = {};
       loaded = await loadConfig({
         home: this.options.home,
         ...(this.options.projectDirs ? { projectDirs: this.options.projectDirs } : {}),
         ...(previous ? { previous } : {}),
+        settled,
       });
       if (this.stopped) return loaded;
       this.watchFiles(loaded.files);
+      this.settleLater(loaded.unsettled ?? {});
       const key = JSON.stringify([loaded.servers, loaded.shadowed, loaded.problems, loaded.mcpDisabled]);
       this.last = loaded;
       if (key !== this.lastKey || !previous) {
@@ -96,6 +110,20 @@ export class ConfigWatcher {
       }
     } while (this.again && !this.stopped);
     return loaded;
+  }
+
+  /**
+   * A file read as empty mid-save is read again when its next change event comes (the rest of the save);
+   * if none comes within settleMs, the empty file is what the person meant and the next load applies it.
+   */
+  private settleLater(unsettled: Record<string, FileVersion>): void {
+    clearTimeout(this.settleTimer);
+    if (Object.keys(unsettled).length === 0 || this.stopped) return;
+    this.settleTimer = setTimeout(() => {
+      this.confirming = unsettled;
+      this.reload().catch((error: unknown) => this.options.onError?.(error));
+    }, this.options.settleMs ?? 1000);
+    this.settleTimer.unref();
   }
 
   private schedule(): void {

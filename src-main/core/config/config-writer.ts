@@ -109,6 +109,26 @@ function checkEntry(home: string, name: string, entry: unknown): void {
   const source: ConfigSource = { path: serversFile(home), origin: 'switchboard', userWritten: true };
   const checked = validateServerEntry(name, entry, source);
   if (!checked.ok) throw new AppFailure('invalid_input', checked.message);
+  const polluting = prototypeKeyPath(entry);
+  if (polluting) throw new AppFailure('invalid_input', `server "${name}": "${polluting}" is a key Switchboard never saves (it would change the entry's prototype)`);
+}
+
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * Where an entry holds a key that becomes an object's prototype once copied (`__proto__`, and
+ * `constructor`/`prototype` with it), at any depth: JSON.parse keeps it as an own key, so it would
+ * be saved raw (SECURITY V1).
+ */
+export function prototypeKeyPath(value: unknown, at = ''): string | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const [key, inner] of Object.entries(value)) {
+    const path = Array.isArray(value) ? `${at}[${key}]` : at ? `${at}.${key}` : key;
+    if (!Array.isArray(value) && PROTOTYPE_KEYS.has(key)) return path;
+    const found = prototypeKeyPath(inner, path);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function requireServer(file: OwnFile, name: string): unknown {

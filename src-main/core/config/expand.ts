@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { basename, dirname, sep } from 'node:path';
 import type { SecretVault } from '../ports';
 import { CommandSecretFailure, type CommandSecrets } from '../secrets/command-secrets';
+import { secretReferenceProblem } from '../secrets/secret-name';
 import type { ServerConfig } from './server-config';
 
 export type ExpandResult = { ok: true; config: ServerConfig; warnings: string[] } | { ok: false; message: string };
@@ -39,6 +40,8 @@ export function referencesIn(value: string): { secrets: string[]; variables: str
  * unreadable keychain is a failure (the caller puts the server in error and does not launch).
  * `${cmd:…}` runs a command, so only Switchboard's own servers.json, which the person writes, may
  * use it: in a project file, a bundle or another client's file it is a failure and nothing runs (SECURITY S4).
+ * `${secret:NAME}` follows where the entry came from (secretReferenceProblem, SECURITY V1): a refused one fails
+ * the server with the field named, before the keychain is touched.
  */
 export async function expandServerConfig(config: ServerConfig, env: NodeJS.ProcessEnv, vault: SecretVault, commands?: Pick<CommandSecrets, 'read'>): Promise<ExpandResult> {
   const expander = new Expander(config, env, vault, commands);
@@ -46,14 +49,14 @@ export async function expandServerConfig(config: ServerConfig, env: NodeJS.Proce
     if (config.kind === 'stdio') {
       const expanded: ServerConfig = {
         ...config,
-        command: await expander.expand(config.command),
-        args: await expander.expandAll(config.args),
-        env: await expander.expandValues(config.env),
-        ...(config.cwd !== undefined ? { cwd: await expander.expand(config.cwd) } : {}),
+        command: await expander.expand(config.command, 'command'),
+        args: await expander.expandAll(config.args, 'args'),
+        env: await expander.expandValues(config.env, 'env'),
+        ...(config.cwd !== undefined ? { cwd: await expander.expand(config.cwd, 'cwd') } : {}),
       };
       return { ok: true, config: expanded, warnings: expander.warnings };
     }
-    const url = await expander.expand(config.url);
+    const url = await expander.expand(config.url, 'url');
     if (!isHttpUrl(url)) {
       // The expanded URL is not echoed: a reference may have put a secret into it.
       return { ok: false, message: `server "${config.name}": "url" is not a valid http or https URL after expanding ${config.url}` };
@@ -61,7 +64,7 @@ export async function expandServerConfig(config: ServerConfig, env: NodeJS.Proce
     const expanded: ServerConfig = {
       ...config,
       url,
-      headers: await expander.expandValues(config.headers),
+      headers: await expander.expandValues(config.headers, 'headers'),
     };
     return { ok: true, config: expanded, warnings: expander.warnings };
   } catch (error) {
@@ -96,26 +99,27 @@ class Expander {
     this.server = config.name;
   }
 
-  async expandAll(values: string[]): Promise<string[]> {
+  async expandAll(values: string[], field: string): Promise<string[]> {
     const out: string[] = [];
-    for (const value of values) out.push(await this.expand(value));
+    for (const [i, value] of values.entries()) out.push(await this.expand(value, `${field}[${i}]`));
     return out;
   }
 
-  async expandValues(map: Record<string, string>): Promise<Record<string, string>> {
+  async expandValues(map: Record<string, string>, field: string): Promise<Record<string, string>> {
     const entries: [string, string][] = [];
-    for (const [key, value] of Object.entries(map)) entries.push([key, await this.expand(value)]);
+    for (const [key, value] of Object.entries(map)) entries.push([key, await this.expand(value, `${field}.${key}`)]);
     return Object.fromEntries(entries); // fromEntries defines keys, so "__proto__" stays a plain key
   }
 
-  async expand(value: string): Promise<string> {
+  /** `field` names where the value sits (args[1], headers.Authorization) for a refusal's message. */
+  async expand(value: string, field: string): Promise<string> {
     let result = '';
     let last = 0;
     for (const match of value.matchAll(new RegExp(REFERENCE_SOURCE, 'g'))) {
       const [whole, secretName, command, envName, variable, fallback] = match;
       result += value.slice(last, match.index);
       last = match.index + whole.length;
-      if (secretName !== undefined) result += await this.secret(secretName);
+      if (secretName !== undefined) result += await this.secret(secretName, field);
       else if (command !== undefined) result += await this.command(command);
       else result += this.editorVariable(variable) ?? this.variable((envName ?? variable)!, fallback, whole);
     }
@@ -158,7 +162,9 @@ class Expander {
     return this.commands.read(text);
   }
 
-  private secret(name: string): Promise<string> {
+  private secret(name: string, field: string): Promise<string> {
+    const refused = secretReferenceProblem(name, this.config.source, this.server);
+    if (refused) throw new SecretFailure(`server "${this.server}": "${field}" asks for \${secret:${name}}, refused: ${refused}`);
     let pending = this.secrets.get(name);
     if (!pending) {
       pending = this.readSecret(name);

@@ -4,6 +4,7 @@ import type { ConfigProblem } from '../../../src-preload/contract';
 import { bundlesFile, serversFile } from '../data-home';
 import { versionOf, type FileVersion } from './atomic-file';
 import { projectsFile, readProjects } from './project-list';
+import { namespaceClashes } from './provenance';
 import { readConfigFile } from './read-config-file';
 import type { ConfigSource, ServerConfig } from './server-config';
 
@@ -19,6 +20,14 @@ export interface LoadedConfig {
   files: string[];
   /** path -> content version (SHA-256, or "missing") as read, so a write can tell the file changed since. */
   versions?: Record<string, FileVersion>;
+  /** The project folders read (from projects.json unless given), so a broken list keeps the last good one. */
+  projectDirs?: string[];
+  /**
+   * Files that read as empty (blank or missing) right after they listed servers: an editor may be halfway
+   * through a save (truncate, then write). Their last servers stay in use; path -> the version read, which
+   * a later load may confirm (LoadConfigOptions.settled) once the file kept it a while.
+   */
+  unsettled?: Record<string, FileVersion>;
 }
 
 export interface LoadConfigOptions {
@@ -33,6 +42,8 @@ export interface LoadConfigOptions {
    * good servers from here, with the problem shown, so a typo mid-edit does not stop a running server.
    */
   previous?: LoadedConfig;
+  /** path -> version of an empty read that stayed so long enough: the person emptied the file, so it applies. */
+  settled?: Record<string, FileVersion>;
 }
 
 /** The config files of one project folder, highest priority first. None is written by the user through Switchboard. */
@@ -44,6 +55,8 @@ export function projectSources(dir: string): ConfigSource[] {
   ];
 }
 
+const NONE_READ = /; no project folders were read$/;
+
 export const ownSource = (home: string): ConfigSource => ({ path: serversFile(home), origin: 'switchboard', userWritten: true });
 /** Servers installed from bundles: Switchboard writes the file, but the person approves each before it runs (P1). */
 export const bundleSource = (home: string): ConfigSource => ({ path: bundlesFile(home), origin: 'bundle', userWritten: false });
@@ -53,14 +66,14 @@ export const bundleSource = (home: string): ConfigSource => ({ path: bundlesFile
  * project folder in the order it was added (.mcp.json > .vscode/mcp.json > .cursor/mcp.json).
  * One name in several files: the first wins, the others are listed in `shadowed`, never merged.
  */
-export async function loadConfig({ home, projectDirs, previous }: LoadConfigOptions): Promise<LoadedConfig> {
-  const loaded: Required<LoadedConfig> = { servers: [], shadowed: {}, problems: [], mcpDisabled: false, files: [], versions: {} };
+export async function loadConfig({ home, projectDirs, previous, settled = {} }: LoadConfigOptions): Promise<LoadedConfig> {
+  const loaded: Required<LoadedConfig> = { servers: [], shadowed: {}, problems: [], mcpDisabled: false, files: [], versions: {}, projectDirs: [], unsettled: {} };
   const seen = new Set<string>();
-  const readFileInto = (source: ConfigSource) => readSource(loaded, source, previous);
+  const readFileInto = (source: ConfigSource) => readSource(loaded, source, previous, settled);
 
   const own = ownSource(home);
   const ownFile = await readFileInto(own);
-  loaded.mcpDisabled = ownFile.invalid && previous ? previous.mcpDisabled : ownFile.mcpDisabled;
+  loaded.mcpDisabled = (ownFile.invalid || own.path in loaded.unsettled) && previous ? previous.mcpDisabled : ownFile.mcpDisabled;
   addServers(loaded, seen, ownFile.servers);
   addServers(loaded, seen, (await readFileInto(bundleSource(home))).servers);
 
@@ -68,9 +81,12 @@ export async function loadConfig({ home, projectDirs, previous }: LoadConfigOpti
   if (dirs === undefined) {
     const list = await readProjects(home);
     loaded.files.push(projectsFile(home));
-    loaded.problems.push(...list.problems);
-    dirs = list.projects;
+    // A list that cannot be read right now is not a list of nothing: the last good one stays (SECURITY S2).
+    const keep = list.problems.length > 0 && previous?.projectDirs !== undefined && previous.projectDirs.length > 0;
+    loaded.problems.push(...list.problems.map((p) => (keep ? { ...p, message: p.message.replace(NONE_READ, '; the project folders read before stay in use') } : p)));
+    dirs = keep ? previous.projectDirs! : list.projects;
   }
+  loaded.projectDirs = dirs;
   for (const dir of dirs) {
     const info = await stat(dir).catch(() => undefined);
     if (!info?.isDirectory()) {
@@ -81,16 +97,27 @@ export async function loadConfig({ home, projectDirs, previous }: LoadConfigOpti
       addServers(loaded, seen, file.servers.map((server) => inProject(server, dir)));
     }
   }
+  for (const { server, message } of namespaceClashes(loaded.servers)) {
+    loaded.servers.splice(loaded.servers.indexOf(server), 1);
+    loaded.problems.push({ file: server.source.path, server: server.name, message });
+  }
   return loaded;
 }
 
-async function readSource(loaded: Required<LoadedConfig>, source: ConfigSource, previous: LoadedConfig | undefined) {
+async function readSource(loaded: Required<LoadedConfig>, source: ConfigSource, previous: LoadedConfig | undefined, settled: Record<string, FileVersion>) {
   const file = await readConfigFile(source);
+  const version = versionOf(file.text);
   loaded.files.push(source.path);
-  loaded.versions[source.path] = versionOf(file.text);
+  loaded.versions[source.path] = version;
   loaded.problems.push(...file.problems);
   if (!previous) return file;
   const lastGood = previous.servers.filter((s) => s.source.path === source.path);
+  // Blank or missing right after it listed servers: likely mid-save. Nothing is removed (nor its credentials) until it stays so.
+  if (lastGood.length > 0 && (file.text ?? '').trim() === '' && settled[source.path] !== version) {
+    loaded.unsettled[source.path] = version;
+    loaded.problems.push({ file: source.path, message: `${source.path} reads as empty; its last servers stay in use while it may still be being written` });
+    return { ...file, servers: lastGood };
+  }
   const kept = file.invalid
     ? lastGood
     : lastGood.filter((s) => file.problems.some((p) => p.server === s.name) && !file.servers.some((n) => n.name === s.name));

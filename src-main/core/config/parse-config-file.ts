@@ -51,8 +51,10 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
   }
   for (const [name, raw] of Object.entries(entries)) {
     const checked = validateServerEntry(name, raw, source);
-    if (checked.ok) result.servers.push(checked.server);
-    else result.problems.push({ file: source.path, server: name, ...locate(text, tree, [key, name]), message: checked.message });
+    if (checked.ok) {
+      result.servers.push(checked.server);
+      for (const note of checked.notes ?? []) result.problems.push({ file: source.path, server: name, ...locate(text, tree, [key, name]), message: note });
+    } else result.problems.push({ file: source.path, server: name, ...locate(text, tree, [key, name]), message: checked.message });
   }
   // jsonc-parser makes a "__proto__" key the object's prototype, so the loop above never sees it; the tree does.
   const hidden = tree && findNodeAtLocation(tree, [key, '__proto__']);

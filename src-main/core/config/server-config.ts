@@ -43,3 +43,6 @@ export type ServerConfig = StdioServerConfig | RemoteServerConfig;
 
 export const DEFAULT_CONNECT_TIMEOUT_S = 30;
 export const DEFAULT_TOOL_TIMEOUT_S = 120;
+
+/** A string map as key-sorted pairs, so a hash over it does not depend on the order it was written in. */
+export const sortedEntries = (map: Record<string, string>): [string, string][] => Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));

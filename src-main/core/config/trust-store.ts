@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { systemClock, type Clock } from '../ports';
 import { readTextIfExists, writeFileAtomic } from './atomic-file';
-import type { ServerConfig, StdioServerConfig } from './server-config';
+import { sortedEntries, type ServerConfig } from './server-config';
 
-/** Approvals of stdio servers from files the user did not write through Switchboard (SECURITY P1). */
+/** Approvals of servers, local or remote, from files the user did not write through Switchboard (SECURITY P1). */
 export const trustFile = (home: string): string => join(home, 'trust.json');
 
 export interface TrustApproval {
@@ -16,12 +16,15 @@ export interface TrustApproval {
 }
 
 /**
- * SHA-256 of everything that decides what runs: command, args, env, cwd and the file it came from.
- * Taken over the config as written (before ${...} expansion), which is what the person saw and approved.
+ * SHA-256 of everything that decides what runs or what is reached: command, args, env and cwd, or URL,
+ * headers and transport; and the file it came from. Taken over the config as written (before ${...}
+ * expansion), so every variable a value reads is covered: the approval is for what the person saw (SECURITY P1, V1).
  */
-export function trustHash(config: StdioServerConfig): string {
-  const env = Object.entries(config.env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  const fields = { command: config.command, args: config.args, env, cwd: config.cwd ?? null, source: config.source.path };
+export function trustHash(config: ServerConfig): string {
+  const fields =
+    config.kind === 'stdio'
+      ? { command: config.command, args: config.args, env: sortedEntries(config.env), cwd: config.cwd ?? null, source: config.source.path }
+      : { kind: 'remote', url: config.url, headers: sortedEntries(config.headers), transport: config.transport, source: config.source.path };
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
 }
 
@@ -47,9 +50,9 @@ export class TrustStore {
     return store;
   }
 
-  /** Only local servers from files the user did not write through Switchboard wait for approval. */
-  needsTrust(config: ServerConfig): config is StdioServerConfig {
-    return config.kind === 'stdio' && !config.source.userWritten;
+  /** Every server, local or remote, from a file the user did not write through Switchboard waits for approval. */
+  needsTrust(config: ServerConfig): boolean {
+    return !config.source.userWritten;
   }
 
   /** May this server be started? True when it needs no trust, or its current launch fields were approved. */

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { serverName } from '../../../src-preload/contract';
 import { hasReference } from './expand';
+import { foreignNameProblem, isPersons, personOnlyFieldNote } from './provenance';
 import {
   DEFAULT_CONNECT_TIMEOUT_S,
   DEFAULT_TOOL_TIMEOUT_S,
@@ -29,7 +30,8 @@ const entrySchema = z.object({
   prefix: z.string('must be a string').optional(),
 });
 
-export type EntryResult = { ok: true; server: ServerConfig } | { ok: false; message: string };
+/** `notes`: fields that were ignored, each with why (shown as a problem on that server; it still loads). */
+export type EntryResult = { ok: true; server: ServerConfig; notes?: string[] } | { ok: false; message: string };
 
 const KNOWN_TYPES = ['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp'];
 
@@ -38,6 +40,8 @@ export function validateServerEntry(name: string, raw: unknown, source: ConfigSo
   const label = `server "${name}"`;
   const nameCheck = serverName.safeParse(name);
   if (!nameCheck.success) return { ok: false, message: `${label}: ${nameCheck.error.issues[0]!.message}` };
+  const foreignName = foreignNameProblem(name, source);
+  if (foreignName) return { ok: false, message: foreignName };
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
     return { ok: false, message: `${label}: must be an object` };
   }
@@ -62,43 +66,41 @@ export function validateServerEntry(name: string, raw: unknown, source: ConfigSo
     return { ok: false, message: `${label}: type "${entry.type}" needs ${needs}` };
   }
 
+  // What decides whether Switchboard asks, and which of the person's rules apply, comes only from the person (SECURITY V1).
+  const persons = isPersons(source);
+  const notes = persons ? [] : (['approval', 'prefix'] as const).filter((field) => entry[field] !== undefined).map((field) => personOnlyFieldNote(name, field, entry[field], source));
   const common = {
     name,
     enabled: entry.enabled ?? (entry.disabled === undefined ? true : !entry.disabled),
     timeout: entry.timeout ?? DEFAULT_CONNECT_TIMEOUT_S,
     toolTimeout: entry.toolTimeout ?? DEFAULT_TOOL_TIMEOUT_S,
-    approval: entry.approval ?? 'ask',
-    ...(entry.prefix !== undefined ? { prefix: entry.prefix } : {}),
+    approval: (persons && entry.approval) || 'ask',
+    ...(persons && entry.prefix !== undefined ? { prefix: entry.prefix } : {}),
     source,
   } as const;
+  const withNotes = (server: ServerConfig): EntryResult => (notes.length > 0 ? { ok: true, server, notes } : { ok: true, server });
 
   if (entry.command !== undefined) {
-    return {
-      ok: true,
-      server: {
-        ...common,
-        kind: 'stdio',
-        command: entry.command,
-        args: entry.args ?? [],
-        env: entry.env ?? {},
-        ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
-      },
-    };
+    return withNotes({
+      ...common,
+      kind: 'stdio',
+      command: entry.command,
+      args: entry.args ?? [],
+      env: entry.env ?? {},
+      ...(entry.cwd !== undefined ? { cwd: entry.cwd } : {}),
+    });
   }
   const url = entry.url!;
   // A URL built from ${...} references is checked after expansion, at connect time.
   if (hasReference(url)) {
-    return { ok: true, server: { ...common, kind: 'remote', url, headers: entry.headers ?? {}, transport: remoteTransport(entry.type, entry.transport) } };
+    return withNotes({ ...common, kind: 'remote', url, headers: entry.headers ?? {}, transport: remoteTransport(entry.type, entry.transport) });
   }
   if (!URL.canParse(url)) return { ok: false, message: `${label}: "url" is not a valid URL: ${url}` };
   const protocol = new URL(url).protocol;
   if (protocol !== 'https:' && protocol !== 'http:') {
     return { ok: false, message: `${label}: "url" must be http or https, not ${protocol.replace(':', '')}` };
   }
-  return {
-    ok: true,
-    server: { ...common, kind: 'remote', url, headers: entry.headers ?? {}, transport: remoteTransport(entry.type, entry.transport) },
-  };
+  return withNotes({ ...common, kind: 'remote', url, headers: entry.headers ?? {}, transport: remoteTransport(entry.type, entry.transport) });
 }
 
 function remoteTransport(type: string | undefined, transport: RemoteTransportChoice | undefined): RemoteTransportChoice {

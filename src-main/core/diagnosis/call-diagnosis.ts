@@ -40,13 +40,23 @@ export function callFailure(error: unknown, context: CallContext): AppFailure {
     return new AppFailure('unavailable', `server "${server}" disconnected during the call to "${tool}"${after}`, transient('Switchboard reconnects on its own: try again once the server is connected; if it keeps dropping, read its log'));
   }
   if (error instanceof McpError) {
-    return new AppFailure('internal', `server "${server}" rejected the call to "${tool}": ${error.message}`, rejectionDiagnosis(error.code, server));
+    return new AppFailure('internal', `server "${server}" rejected the call to "${tool}": ${error.message}`, rejectionDiagnosis(error.code, server, error.message));
   }
   const message = error instanceof Error ? error.message : String(error);
   return new AppFailure('unavailable', `${what} failed: ${message}`, transient(`the request did not reach ${server} or its answer was lost; try again once it is connected`));
 }
 
-function rejectionDiagnosis(code: number, server: string): Diagnosis {
+/** A connection refused, reset, timed out or a host not found: the network, not the tool, and it may pass. */
+const NETWORK_FAILURE = /\b(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|EPIPE|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET)\b|\bfetch failed\b|\bsocket hang up\b|\bconnection refused\b/i;
+
+function networkDiagnosis(text: string, server: string): Diagnosis | undefined {
+  const code = NETWORK_FAILURE.exec(text);
+  return code ? transient(`${server} could not reach a service it needs (${code[0]}): check that the service is up and reachable, then try again`) : undefined;
+}
+
+function rejectionDiagnosis(code: number, server: string, message = ''): Diagnosis {
+  const network = networkDiagnosis(message, server);
+  if (network) return network;
   if (code === ErrorCode.InvalidParams) return misuse(ARGUMENTS_FIX);
   if (code === ErrorCode.MethodNotFound) return misuse(`call only tools ${server} lists (switchboard tools ${server})`);
   return terminal(`the server could not handle it; read its log (Servers → ${server} → Logs) and report it to its author if it repeats`);
@@ -62,5 +72,49 @@ export function diagnoseToolResult(result: ToolResult): Diagnosis | undefined {
   const text = result.content.find((part) => part.type === 'text')?.text ?? '';
   if (text.startsWith(`MCP error ${ErrorCode.InvalidParams}:`)) return misuse(ARGUMENTS_FIX);
   if (text.startsWith(`MCP error ${ErrorCode.MethodNotFound}:`)) return misuse('call only tools the server lists');
-  return undefined;
+  // The tool's own error may be the network's (a database or API it calls refused): that passes, it is not the author's bug.
+  return networkDiagnosis(text, 'the server');
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  number: 'a number',
+  integer: 'a whole number',
+  string: 'text',
+  boolean: 'true or false',
+  object: 'an object',
+  array: 'a list',
+  null: 'null',
+};
+
+/**
+ * The validator's wording in plain words, for the person and the model alike (the CLI and the
+ * window print the same message): `data/a must be number, data must have required property 'b'`
+ * becomes `a: must be a number; b: is required`. Anything not recognised keeps its own words.
+ */
+export function plainSchemaErrors(ajvText: string): string {
+  return ajvText
+    .split(/, (?=data[/ ])/)
+    .map((error) => {
+      const match = /^data(\/\S*)? (.*)$/s.exec(error);
+      if (!match) return error;
+      const path = (match[1] ?? '').split('/').filter(Boolean).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const required = /^must have required property '(.+)'$/.exec(match[2]!);
+      const field = (parts: string[]) => parts.map((part, i) => (/^\d+$/.test(part) ? `[${part}]` : `${i ? '.' : ''}${part}`)).join('') || 'the arguments';
+      if (required) return `${field([...path, required[1]!])}: is required`;
+      if (!path.length && match[2] === 'must NOT have additional properties') return 'an argument the tool does not take was given';
+      return `${field(path)}: ${plainRule(match[2]!)}`;
+    })
+    .join('; ');
+}
+
+function plainRule(rule: string): string {
+  const type = /^must be (\w+)$/.exec(rule);
+  if (type && TYPE_WORDS[type[1]!]) return `must be ${TYPE_WORDS[type[1]!]}`;
+  const bound = /^must be (>=|<=|>|<) (.+)$/.exec(rule);
+  if (bound) return `must be ${{ '>=': 'at least', '<=': 'at most', '>': 'more than', '<': 'less than' }[bound[1]!]} ${bound[2]}`;
+  const length = /^must NOT have (fewer|more) than (\d+) (characters|items|properties)$/.exec(rule);
+  if (length) return `must have ${length[1] === 'fewer' ? 'at least' : 'at most'} ${length[2]} ${Number(length[2]) === 1 ? length[3]!.replace(/s$/, '').replace(/ie$/, 'y') : length[3]}`;
+  if (rule === 'must be equal to one of the allowed values') return 'must be one of the allowed values';
+  if (rule === 'must NOT have additional properties') return 'has a field the tool does not take';
+  return rule.replace(/\bNOT\b/g, 'not');
 }

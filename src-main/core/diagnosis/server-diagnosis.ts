@@ -15,7 +15,11 @@ export function diagnoseServer(config: ServerConfig, state: ServerState): Diagno
     case 'disabled':
       return undefined;
     case 'trust_required':
-      return terminal('open Switchboard and approve the command (Servers → Approve) if you trust this project');
+      return terminal(
+        config.source.origin === 'bundle'
+          ? `approve what it runs: Approve and run on its row in Switchboard's Servers page, or run: switchboard approve ${config.name}`
+          : `if you trust this project, approve it: Approve and run on its row in Switchboard's Servers page, or run: switchboard approve ${config.name}`,
+      );
     case 'needs_auth':
       return terminal(`sign in: Servers → Sign in in Switchboard, or run: switchboard login ${config.name}`);
     case 'backing_off':
@@ -25,7 +29,7 @@ export function diagnoseServer(config: ServerConfig, state: ServerState): Diagno
           : `it dropped and Switchboard is reconnecting on its own; if this repeats, check that ${config.url} is up`,
       );
     case 'error':
-      return errorDiagnosis(config, state.reason);
+      return errorDiagnosis(config, state.reason, state.stderrTail);
   }
 }
 
@@ -37,7 +41,7 @@ export function serverFix(config: ServerConfig, state: ServerState): string | un
     : `enable it in the app, or set "enabled": true for "${config.name}" in ${config.source.path}`;
 }
 
-function errorDiagnosis(config: ServerConfig, reason: string): Diagnosis {
+function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string[] = []): Diagnosis {
   if (reason.startsWith('command not found')) {
     const command = config.kind === 'stdio' ? config.command : 'the command';
     return terminal(`install ${command} (for npx: install Node.js), or put its full path in "command"; Switchboard searches your login shell's PATH`);
@@ -47,7 +51,14 @@ function errorDiagnosis(config: ServerConfig, reason: string): Diagnosis {
   if (reason.startsWith('timed out')) {
     return transient(`it did not finish initialize in ${config.timeout} s: run it by hand to see whether it starts (first runs of npx download packages), or raise "timeout" for "${config.name}"`);
   }
-  if (/^(exited with code|killed by)/.test(reason)) return terminal('it crashed while starting; its last stderr lines are below — often a missing env variable or argument');
+  if (/^(exited with code|killed by)/.test(reason)) {
+    // Promise lines below only when there are some (the state carries them: ServerState stderrTail).
+    return terminal(
+      stderrTail.length
+        ? 'it crashed while starting; its last stderr lines are below — often a missing env variable or argument'
+        : `it crashed while starting without a word on stderr; run it by hand to see what it says: ${config.kind === 'stdio' ? [config.command, ...config.args].join(' ') : config.url}`,
+    );
+  }
   if (reason.startsWith('crashed ')) return terminal('it keeps crashing soon after start; read its log, fix the cause, then reconnect');
   if (reason.startsWith('stdout line over')) return terminal('the server wrote a huge line to stdout; servers must log to stderr — report it to its author');
   if (/^secret .* is not set/.test(reason)) return terminal('store the secret in Switchboard (Settings → Secrets); it lives in the OS keychain');

@@ -56,6 +56,9 @@ async function openZip(path: string): Promise<ZipFile> {
 async function* checkedEntries(zip: ZipFile, limits: ArchiveLimits): AsyncGenerator<{ entry: Entry; name: string }> {
   let count = 0;
   let total = 0;
+  // Names as they land on disk ("a/./b" and "a//b" are "a/b"): a second one would replace the first
+  // after the preview showed it, so it is refused here, at preview, not late at unpack (SECURITY B1).
+  const seen = new Set<string>();
   const next = () =>
     new Promise<Entry | undefined>((resolve, reject) => {
       const cleanup = () => zip.removeAllListeners('entry').removeAllListeners('end').removeAllListeners('error');
@@ -69,6 +72,9 @@ async function* checkedEntries(zip: ZipFile, limits: ArchiveLimits): AsyncGenera
     const reason = unsafeEntryReason(name);
     if (reason) throw bad(`bundle entry "${name}" ${reason}; nothing was installed`);
     if (((entry.externalFileAttributes >>> 16) & S_IFMT) === S_IFLNK) throw bad(`bundle entry "${name}" is a symbolic link; bundles may hold only files and folders`);
+    const landing = name.split('/').filter((part) => part !== '' && part !== '.').join('/');
+    if (seen.has(landing)) throw bad(`bundle entry "${name}" appears twice in the bundle; nothing was installed`);
+    seen.add(landing);
     if (entry.isEncrypted()) throw bad(`bundle entry "${name}" is encrypted; Switchboard cannot unpack it`);
     if (++count > limits.maxEntries) throw bad(`the bundle has more than ${limits.maxEntries} entries`);
     total += entry.uncompressedSize;

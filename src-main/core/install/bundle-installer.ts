@@ -8,8 +8,9 @@ import { bundlesFile } from '../data-home';
 import type { SecretVault } from '../ports';
 import type { ArchiveLimits, ArchiveListing } from './bundle-archive';
 import type { BundleManifest, UserConfigValue } from './bundle-manifest';
-import { checkEntryPoint, checkPlatform, checkValues, effectiveConfig, planEntry } from './bundle-plan';
+import { checkEntryPoint, checkPlatform, checkValues, effectiveConfig, planEntry, resolvedDefault, systemDirs } from './bundle-plan';
 import { bundlesDir, changeBundles, readBundles, writeBundles, type InstalledBundle } from './bundle-store';
+import { checkFinishedEntry } from './final-check';
 import { freeName } from './free-name';
 
 export interface BundleInstallerDeps {
@@ -93,6 +94,7 @@ export class BundleInstaller {
       checkValues(manifest, request.values, sensitiveSet);
       const dir = join(bundlesDir(this.deps.home), request.name, sha256.slice(0, 16));
       const entry = planEntry(manifest, { installDir: dir, files: listing.files, platform: this.deps.platform, values: request.values, secretName, sensitiveSet });
+      checkFinishedEntry(request.name, entry, new Set([...sensitiveSet].map(secretName)));
 
       const undo: (() => Promise<unknown>)[] = [];
       try {
@@ -149,7 +151,8 @@ export class BundleInstaller {
     checkEntryPoint(manifest, listing.files);
     // The manifest's own command, args and env are checked here, before any setting is asked for.
     const sensitiveSet = new Set(Object.keys(manifest.user_config ?? {}));
-    planEntry(manifest, { installDir: join(bundlesDir(this.deps.home), 'check'), files: listing.files, platform: this.deps.platform, values: {}, secretName: (k) => k, sensitiveSet });
+    const planned = planEntry(manifest, { installDir: join(bundlesDir(this.deps.home), 'check'), files: listing.files, platform: this.deps.platform, values: {}, secretName: (k) => k, sensitiveSet });
+    checkFinishedEntry(manifest.name, planned, sensitiveSet);
     return { manifest, listing };
   }
 
@@ -185,7 +188,8 @@ function fieldsOf(manifest: BundleManifest): BundleFieldView[] {
     required: o.required ?? false,
     sensitive: o.sensitive ?? false,
     multiple: o.multiple ?? false,
-    ...(o.default !== undefined && !o.sensitive ? { default: o.default } : {}),
+    // The default as it will be written (${HOME} and friends filled in), so the form shows the real value (SECURITY V2).
+    ...(o.default !== undefined && !o.sensitive ? { default: resolvedDefault(key, o, systemDirs())! } : {}),
     ...(o.min !== undefined ? { min: o.min } : {}),
     ...(o.max !== undefined ? { max: o.max } : {}),
   }));

@@ -57,10 +57,6 @@ export function effectiveConfig(manifest: BundleManifest, platform: NodeJS.Platf
   return { command: override?.command ?? base.command, args: override?.args ?? base.args ?? [], env: override?.env ?? base.env ?? {} };
 }
 
-function systemDirs(home: string): Record<string, string> {
-  return { HOME: home, DESKTOP: join(home, 'Desktop'), DOCUMENTS: join(home, 'Documents'), DOWNLOADS: join(home, 'Downloads') };
-}
-
 /** Check what the person entered against the manifest's user_config; the message names the option. */
 export function checkValues(manifest: BundleManifest, values: Record<string, UserConfigValue>, sensitiveSet: Set<string>): void {
   const options = manifest.user_config ?? {};
@@ -101,16 +97,21 @@ export function planEntry(manifest: BundleManifest, options: PlanOptions): Plann
       userValues.set(key, options.sensitiveSet.has(key) ? `\${secret:${options.secretName(key)}}` : '');
       continue;
     }
-    const raw = options.values[key] ?? option.default;
-    if (raw === undefined) userValues.set(key, '');
-    // Defaults may use ${HOME} and friends; what the person typed is taken as written.
-    else if (Array.isArray(raw)) userValues.set(key, raw.map((v) => (key in options.values ? v : substituteDirs(v, dirs))));
-    else userValues.set(key, key in options.values ? String(raw) : substituteDirs(String(raw), dirs));
+    if (Object.hasOwn(options.values, key)) {
+      // What the person typed (the form showed the default resolved) is taken as written.
+      const typed = options.values[key]!;
+      userValues.set(key, Array.isArray(typed) ? typed : String(typed));
+    } else {
+      const fallback = resolvedDefault(key, option, dirs);
+      userValues.set(key, fallback === undefined ? '' : Array.isArray(fallback) ? fallback : String(fallback));
+    }
   }
   const variables: Record<string, string> = { __dirname: options.installDir, pathSeparator: sep, '/': sep, ...dirs };
   const config = effectiveConfig(manifest, options.platform);
-  const substitute = (text: string, field: string): string =>
-    text.replace(VARIABLE, (whole, name: string) => {
+  const substitute = (text: string, field: string): string => {
+    // A "${" that opens no variable (unclosed) would reach the entry as written: refused like any other (SECURITY V1).
+    if (text.replace(VARIABLE, '').includes('${')) throw bad(`the bundle's ${field} holds a "\${" that is not a bundle variable`);
+    return text.replace(VARIABLE, (whole, name: string) => {
       if (Object.hasOwn(variables, name)) return variables[name]!;
       const key = name.startsWith('user_config.') ? name.slice('user_config.'.length) : undefined;
       if (key !== undefined && userValues.has(key)) {
@@ -119,6 +120,7 @@ export function planEntry(manifest: BundleManifest, options: PlanOptions): Plann
       }
       throw bad(`the bundle's ${field} uses ${whole}, which is not a bundle variable`);
     });
+  };
   const args: string[] = [];
   config.args!.forEach((arg, i) => {
     // A list value as a whole argument becomes one argument per item (the mcpb convention).
@@ -127,14 +129,38 @@ export function planEntry(manifest: BundleManifest, options: PlanOptions): Plann
     if (Array.isArray(listValue)) args.push(...listValue);
     else args.push(substitute(arg, `server.mcp_config.args[${i}]`));
   });
-  const env = Object.fromEntries(Object.entries(config.env!).map(([k, v]) => [k, substitute(v, `server.mcp_config.env.${k}`)]));
+  const env = Object.fromEntries(
+    Object.entries(config.env!).map(([k, v]) => {
+      if (k.includes('${')) throw bad(`the bundle's server.mcp_config.env has a variable named "${k.slice(0, 80)}"; a name may not hold "\${"`);
+      return [k, substitute(v, `server.mcp_config.env.${k}`)];
+    }),
+  );
   const entry = { command: substitute(config.command, 'server.mcp_config.command'), args, env };
   checkInside(entry, options.installDir);
   return entry;
 }
 
-function substituteDirs(text: string, dirs: Record<string, string>): string {
-  return text.replace(VARIABLE, (whole, name: string) => (Object.hasOwn(dirs, name) ? dirs[name]! : whole));
+/**
+ * A setting's default with ${HOME} and the other folders filled in, as the form shows it. A default
+ * is manifest text: any other ${…} in it (${secret:…}, ${cmd:…}) is refused, naming the setting,
+ * instead of being passed on to be expanded at connect time (SECURITY V1).
+ */
+export function resolvedDefault(key: string, option: UserConfigOption, dirs: Record<string, string>): UserConfigValue | undefined {
+  const resolve = (text: string): string => {
+    const filled = text.replace(VARIABLE, (whole, name: string) => (Object.hasOwn(dirs, name) ? dirs[name]! : whole));
+    const left = /\$\{[^}]*\}?/.exec(filled);
+    if (left) throw bad(`the bundle's user_config.${key}.default holds ${left[0].slice(0, 80)}, which is not a bundle variable; a bundle may not write a reference`);
+    return filled;
+  };
+  const value = option.default;
+  if (typeof value === 'string') return resolve(value);
+  if (Array.isArray(value)) return value.map((v) => resolve(String(v)));
+  return value;
+}
+
+/** The folders a default may name: ${HOME}, ${DESKTOP}, ${DOCUMENTS}, ${DOWNLOADS}. */
+export function systemDirs(home: string = homedir()): Record<string, string> {
+  return { HOME: home, DESKTOP: join(home, 'Desktop'), DOCUMENTS: join(home, 'Documents'), DOWNLOADS: join(home, 'Downloads') };
 }
 
 /** A path that starts at the bundle folder must stay in it (`${__dirname}/../..` is refused). */

@@ -24,6 +24,7 @@ export function installHandlers(installer: BundleInstaller, staging: UploadStagi
       return parsed.link;
     },
     takeInstallLink: async () => links.take(),
+    installLinkedServer: async ({ name, entry }) => servers.installLinked(name, entry),
     listCatalog: async () => servers.catalog(),
     searchRegistry: async ({ query, cursor }) => ({ ...(await servers.search(query, cursor)), registryUrl: await servers.registryUrl() }),
     getRegistryUrl: async () => ({ url: await servers.registryUrl() }),

@@ -1,5 +1,6 @@
 import { serverName } from '../../../src-preload/contract/common';
-import type { InstallLinkView } from '../../../src-preload/contract/install';
+import type { InstallLinkView, InstallRunsView } from '../../../src-preload/contract/install';
+import { prototypeKeyPath } from '../config/config-writer';
 import { validateServerEntry } from '../config/validate-server';
 
 /**
@@ -50,9 +51,33 @@ function parseConfig(value: string, name: string | undefined): ParsedLink {
   } catch {
     return fail('the install link\'s config is not base64url-encoded JSON');
   }
-  if (JSON.stringify(entry).includes('${')) return fail('the install link\'s config uses ${…}, which a link may not (it could read your secrets)');
-  const label = name ?? 'linked';
-  const checked = validateServerEntry(label, entry, { path: 'install link', origin: 'switchboard', userWritten: false });
-  if (!checked.ok) return fail(`the install link's config is invalid: ${checked.message}`);
-  return { ok: true, link: { kind: 'config', entry: entry as Record<string, unknown>, ...(name !== undefined ? { name } : {}) } };
+  const checked = linkedEntry(name ?? 'linked', entry);
+  if (!checked.ok) return checked;
+  return { ok: true, link: { kind: 'config', entry: checked.entry, ...(name !== undefined ? { name } : {}) } };
 }
+
+/**
+ * The fields the install form shows for a linked server, and so the only ones a link may give:
+ * what it runs or reaches. Never `approval` (a link must not decide what Switchboard asks), nor
+ * `prefix`, timeouts, `cwd` or `enabled`, which the form does not show (SECURITY V2).
+ */
+const SHOWN_FIELDS = new Set(['type', 'command', 'args', 'env', 'url', 'headers', 'transport']);
+
+/** A link's config, checked again wherever it arrives (main re-checks what the renderer sends back). */
+export function linkedEntry(label: string, entry: unknown): { ok: true; entry: InstallRunsView } | { ok: false; message: string } {
+  const invalid = (why: string) => ({ ok: false as const, message: `the install link's config is invalid: server "${label}": ${why}` });
+  if (JSON.stringify(entry ?? null).includes('${')) return fail('the install link\'s config uses ${…}, which a link may not (it could read your secrets)') as { ok: false; message: string };
+  if (entry !== null && typeof entry === 'object' && !Array.isArray(entry)) {
+    if (Object.hasOwn(entry, 'approval')) return invalid('"approval" is not something a link may set; you choose what Switchboard asks');
+    const hidden = Object.keys(entry).filter((k) => !SHOWN_FIELDS.has(k));
+    if (hidden.length) return invalid(`"${hidden.join('", "').slice(0, 200)}" ${hidden.length === 1 ? 'is a field' : 'are fields'} the install form does not show, so a link may not set ${hidden.length === 1 ? 'it' : 'them'}`);
+    const polluting = prototypeKeyPath(entry);
+    if (polluting) return invalid(`"${polluting}" is a key Switchboard never saves`);
+  }
+  const checked = validateServerEntry(label, entry, { path: 'install link', origin: 'switchboard', userWritten: false });
+  if (!checked.ok) return { ok: false, message: `the install link's config is invalid: ${checked.message}` };
+  const server = checked.server;
+  if (server.kind === 'stdio') return { ok: true, entry: { command: server.command, args: server.args, env: server.env } };
+  return { ok: true, entry: { url: server.url, headers: server.headers, transport: server.transport } };
+}
+

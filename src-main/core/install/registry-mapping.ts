@@ -25,10 +25,13 @@ export function optionView({ template, ...rest }: InstallOption): InstallOptionV
   return template ? { ...rest, runs: previewTemplate(template) } : rest;
 }
 
+/** The value an input takes: what the form sent (even empty: the person cleared the default they saw), else its default. */
+const valueOf = (spec: InstallInputView, values: Record<string, string>): string => (Object.hasOwn(values, spec.key) ? values[spec.key]! : (spec.default ?? ''));
+
 /** Every required input has a value. */
 export function checkInputs(inputs: InstallInputView[], values: Record<string, string>): void {
   for (const spec of inputs) {
-    if (spec.required && !values[spec.key] && spec.default === undefined) throw new AppFailure('invalid_input', `"${spec.label}" is required`);
+    if (spec.required && valueOf(spec, values) === '') throw new AppFailure('invalid_input', `"${spec.label}" is required`);
   }
   for (const key of Object.keys(values)) {
     if (!inputs.some((i) => i.key === key)) throw new AppFailure('invalid_input', `this install asks for no "${key}"`);
@@ -116,6 +119,7 @@ function keyValues(items: Json[], kind: 'env' | 'header', inputs: InstallInputVi
   for (const item of items) {
     const name = str(item.name);
     if (!name) throw new Unusable(`a ${kind === 'env' ? 'variable' : 'header'} has no name`);
+    noReference(`${kind} name`, name);
     const value = str(item.value);
     if (value !== undefined) out[name] = withVariables(value, obj(item.variables), `${kind} ${name}`, inputs);
     else {
@@ -131,6 +135,8 @@ function keyValues(items: Json[], kind: 'env' | 'header', inputs: InstallInputVi
 function argument(arg: Json, where: string, inputs: InstallInputView[]): string[] {
   const type = str(arg.type);
   const name = str(arg.name);
+  if (name !== undefined) noReference(`${where} name`, name);
+  if (str(arg.valueHint) !== undefined) noReference(`${where} valueHint`, str(arg.valueHint)!);
   const fixed = str(arg.value);
   let value: string;
   if (fixed !== undefined) value = withVariables(fixed, obj(arg.variables), where, inputs);
@@ -158,9 +164,12 @@ function withVariables(value: string, variables: Json, where: string, inputs: In
   });
 }
 
+/** An input the person fills; its default and choices are document text, so they face the same rule (SECURITY V1). */
 function input(key: string, label: string, item: Json): InstallInputView {
   const choices = Array.isArray(item.choices) ? item.choices.filter((c): c is string => typeof c === 'string') : undefined;
   const fallback = str(item.default);
+  if (fallback !== undefined) noReference(`${key} default`, fallback);
+  choices?.forEach((choice, i) => noReference(`${key} choices[${i}]`, choice));
   return {
     key,
     label,
@@ -172,9 +181,15 @@ function input(key: string, label: string, item: Json): InstallInputView {
   };
 }
 
+/**
+ * Document text with "${" would be expanded once written (a ${cmd:…} runs, a ${secret:…} reads the
+ * keychain), and the private-use marks would pose as an input: both make the option unusable,
+ * naming the field (SECURITY V1).
+ */
 function noReference(where: string, value: string): void {
-  const found = /\$\{[^}]*\}/.exec(value);
-  if (found) throw new Unusable(`${where} holds ${found[0]}, which the registry did not fill in; Switchboard will not guess it`);
+  const found = /\$\{[^}]*\}?/.exec(value);
+  if (found) throw new Unusable(`${where} holds ${found[0].slice(0, 80)}: a registry document may not write a \${…} reference (Switchboard would expand it)`);
+  if (/[\uE000\uE001]/.test(value)) throw new Unusable(`${where} holds a private-use character Switchboard keeps for its own marks`);
 }
 
 /** The entry to write: each input's value in place, secrets as ${secret:NAME} (their values go to the keychain). */
@@ -183,8 +198,9 @@ export function fillTemplate(template: EntryTemplate, inputs: InstallInputView[]
   const fill = (text: string) =>
     text.replace(MARK, (_m, key: string) => {
       const spec = byKey.get(key);
-      if (spec?.secret) return values[key] ? `\${secret:${secretName(key)}}` : '';
-      return values[key] ?? spec?.default ?? '';
+      if (!spec) return '';
+      if (spec.secret) return values[key] ? `\${secret:${secretName(key)}}` : '';
+      return valueOf(spec, values);
     });
   const map = (m: Record<string, string> | undefined) => (m ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, fill(v)]).filter(([, v]) => v !== '')) : undefined);
   const entry: Record<string, unknown> = {};

@@ -8,7 +8,9 @@ import { addServer } from '../config/config-writer';
 import { guardedFetch } from '../oauth/guarded-fetch';
 import type { SecretVault } from '../ports';
 import catalog from './catalog.json';
+import { checkFinishedEntry } from './final-check';
 import { freeName } from './free-name';
+import { linkedEntry } from './install-link';
 import { DEFAULT_REGISTRY_URL, RegistryClient, checkRegistryUrl, readCappedBytes, type RegistryEntry } from './registry-client';
 import { checkInputs, fillTemplate, installOptions, optionView, type InstallOption } from './registry-mapping';
 import { MAX_BUNDLE_BYTES, type UploadStaging } from './upload-staging';
@@ -73,16 +75,29 @@ export class ServerInstaller {
     const option = await this.option(source, optionId);
     if (!option.template) throw new AppFailure('invalid_input', option.download ? 'this option is a bundle: download it, then install the bundle' : `this option cannot be installed: ${option.reason ?? 'unknown'}`);
     checkInputs(option.inputs, values);
+    const secretName = (key: string) => installSecretName(name, key);
+    const secrets = option.inputs.filter((i) => i.secret && values[i.key]).map((i) => ({ name: secretName(i.key), value: values[i.key]! }));
+    return this.write(name, fillTemplate(option.template, option.inputs, values, secretName), secrets);
+  }
+
+  /** A server from an install link, as its form showed it; the link's rules are checked again here, not trusted from the UI (SECURITY V2). */
+  async installLinked(name: string, raw: Record<string, unknown>): Promise<{ name: string }> {
+    const linked = linkedEntry(name, raw);
+    if (!linked.ok) throw new AppFailure('invalid_input', linked.message);
+    return this.write(name, { ...linked.entry }, []);
+  }
+
+  /** Every registry, catalog and link install writes here: the final check, its secrets to the keychain, the entry to servers.json. */
+  private async write(name: string, entry: Record<string, unknown>, secrets: { name: string; value: string }[]): Promise<{ name: string }> {
     if (this.deps.serverNames().includes(name)) {
       throw new AppFailure('conflict', `a server named "${name}" already exists; install it as "${freeName(name, this.deps.serverNames())}"`);
     }
-    const secretName = (key: string) => installSecretName(name, key);
-    const entry = fillTemplate(option.template, option.inputs, values, secretName);
+    checkFinishedEntry(name, entry, new Set(secrets.map((s) => s.name)));
     const stored: string[] = [];
     try {
-      for (const spec of option.inputs.filter((i) => i.secret && values[i.key])) {
-        await this.deps.vault.set(secretName(spec.key), values[spec.key]!);
-        stored.push(secretName(spec.key));
+      for (const secret of secrets) {
+        await this.deps.vault.set(secret.name, secret.value);
+        stored.push(secret.name);
       }
       await addServer(this.deps.home, name, entry);
     } catch (error) {

@@ -2,6 +2,7 @@ import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { CredentialsRequiredError } from '../oauth/credentials-needed';
 import { KeychainUnavailableError } from '../secrets/keytar-vault';
+import type { ServerConfig } from '../config/server-config';
 import type { ChildExit } from './stdio-transport';
 import { transportErrorCode } from './transport-errors';
 
@@ -10,7 +11,12 @@ export interface Failure {
   reason: string;
   /** Worth retrying with backoff when it happens to a server that was up (a crash, a drop). */
   retryable: boolean;
+  /** A process that died: the last lines it wrote to stderr, the cause the person needs to read. */
+  stderrTail?: string[];
 }
+
+/** How many stderr lines a crash carries in its state: enough for a stack's head, short enough for a row. */
+export const STDERR_TAIL_LINES = 8;
 
 export interface FailureContext {
   phase: string;
@@ -19,6 +25,16 @@ export interface FailureContext {
   /** A fatal condition the transport recorded (e.g. a stdout line over the cap). */
   fatal?: string;
   url?: string;
+  /** The process's stderr so far (its log ring); a crash keeps the last lines of it. */
+  stderr?: string[];
+}
+
+/** Why a stdio server waits for approval: a bundle the person installed is theirs to approve, a project's file is not theirs. */
+export function trustRequiredReason(config: ServerConfig): string {
+  if (config.kind === 'remote') return `defined in ${config.source.path}, which you did not write in Switchboard: approve ${config.url} before it connects`;
+  return config.source.origin === 'bundle'
+    ? `installed from a bundle: approve what it runs ("${config.command}") before it starts`
+    : `defined in ${config.source.path}, which you did not write in Switchboard: approve "${config.command}" before it runs`;
 }
 
 export const SIGN_IN_REQUIRED = 'HTTP 401: sign-in required';
@@ -30,9 +46,12 @@ export function explainFailure(error: unknown, context: FailureContext): Failure
   // Their messages are the whole story (what is missing and where), and a retry changes neither.
   if (error instanceof CredentialsRequiredError || error instanceof KeychainUnavailableError) return { state: 'error', reason: error.message, retryable: false };
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return { state: 'error', reason: `timed out after ${seconds(context.timeoutMs)} during ${context.phase}`, retryable: true };
+    // A start kept alive by its progress ends at a cap longer than the timeout (first-run.ts): say which limit it met.
+    const waited = (error.data as { timeout?: unknown } | undefined)?.timeout;
+    const limit = typeof waited === 'number' && waited > context.timeoutMs ? `${seconds(waited)}, the most a busy start may take,` : seconds(context.timeoutMs);
+    return { state: 'error', reason: `timed out after ${limit} during ${context.phase}`, retryable: true };
   }
-  if (context.exit) return { state: 'error', reason: `${describeExit(context.exit)} during ${context.phase}`, retryable: true };
+  if (context.exit) return { state: 'error', reason: `${describeExit(context.exit)} during ${context.phase}`, retryable: true, stderrTail: stderrTail(context.stderr) };
   const code = transportErrorCode(error);
   if (code === 403) return { state: 'error', reason: `HTTP 403: access denied by ${host(context.url)}`, retryable: false };
   if (code !== undefined && code > 0) return { state: 'error', reason: `HTTP ${code} from ${context.url ?? 'the server'} during ${context.phase}`, retryable: code >= 500 };
@@ -50,6 +69,11 @@ function withCause(error: unknown): string {
   for (let depth = 0; depth < 4 && (inner as { cause?: unknown })?.cause instanceof Error; depth++) inner = (inner as { cause: Error }).cause;
   const cause = inner !== error && inner instanceof Error ? inner.message : '';
   return cause && cause !== message ? `${message} (${cause})` : message;
+}
+
+/** The last non-blank stderr lines, without Switchboard's own notes in the same ring. */
+export function stderrTail(lines: string[] = []): string[] {
+  return lines.filter((line) => line.trim() !== '' && !line.startsWith('[switchboard]')).slice(-STDERR_TAIL_LINES);
 }
 
 export function describeExit(exit: ChildExit): string {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ServerConfig } from '../config/server-config';
+import { sortedEntries as sorted, type ServerConfig } from '../config/server-config';
 
 /**
  * A hash of everything that decides how a server is launched or reached: change any of
@@ -12,8 +12,4 @@ export function launchHash(config: ServerConfig): string {
       ? { kind: 'stdio', command: config.command, args: config.args, env: sorted(config.env), cwd: config.cwd ?? null }
       : { kind: 'remote', url: config.url, headers: sorted(config.headers), transport: config.transport };
   return createHash('sha256').update(JSON.stringify(fields)).digest('hex');
-}
-
-function sorted(map: Record<string, string>): [string, string][] {
-  return Object.entries(map).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

@@ -20,6 +20,7 @@ import { capCallResult, type ToolResult } from './call-result';
 import { callRoute } from './call-route';
 import type { CallOptions, WireSteps } from './call-vocabulary';
 import type { Failure } from './failure-reason';
+import { FirstRunRetry } from './first-run';
 import { launchHash } from './launch-hash';
 import { LineRing } from './line-ring';
 import { memoLast } from '../memo-last';
@@ -61,6 +62,8 @@ export class McpServer {
   private sessions = 0;
   private retryTimer: unknown;
   private readonly crashes: CrashTracker;
+  /** A package runner's first start may outlive its timeout while it installs: one more try (first-run.ts). */
+  private readonly firstRun = new FirstRunRetry();
   private readonly waiters = new Set<() => void>();
   private stopped = false;
   private readonly liveToolNames = memoLast((tools: Tool[]) => new Set(tools.map((t) => t.name)));
@@ -104,6 +107,7 @@ export class McpServer {
   /** By hand: forget past crashes and connect again now. */
   reconnect(): Promise<void> {
     this.crashes.reset();
+    this.firstRun.reset();
     return this.connect(false);
   }
 
@@ -243,7 +247,7 @@ export class McpServer {
   private newSession(recovering: boolean): ServerSession {
     const events: SessionEvents = {
       state: (state) => this.setState(state),
-      failed: (failure) => this.failed(failure, recovering),
+      failed: (failure, stopped) => this.failed(session, failure, recovering, stopped),
       opened: () => this.wakeWaiters(), // a call waiting out a session swap (reinitialize) goes on now
       listed: (list, items) => this.listed(list, items),
       changed: () => this.deps.onChange(this),
@@ -268,9 +272,13 @@ export class McpServer {
     this.scheduleRetry(end.reason);
   }
 
-  private failed(failure: Failure, recovering: boolean): void {
+  private failed(session: ServerSession, failure: Failure, recovering: boolean, stopped: Promise<void>): void {
+    if (this.config.kind === 'stdio' && this.firstRun.shouldRetry(this.config, failure, recovering, (note) => this.logs.push(note))) {
+      void stopped.then(() => (this.session === session ? this.connect(false) : undefined));
+      return;
+    }
     if (recovering && failure.retryable) return this.scheduleRetry(failure.reason);
-    this.setState({ kind: failure.state, reason: failure.reason });
+    this.setState(failure.state === 'error' && failure.stderrTail ? { kind: 'error', reason: failure.reason, stderrTail: failure.stderrTail } : { kind: failure.state, reason: failure.reason });
   }
 
   private scheduleRetry(reason: string): void {

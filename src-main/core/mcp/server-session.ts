@@ -26,9 +26,10 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { TransportKind } from '../../../src-preload/contract';
 import type { CallRoute } from '../../../src-preload/contract/traces';
-import type { RemoteServerConfig, ServerConfig, StdioServerConfig } from '../config/server-config';
+import type { RemoteServerConfig, ServerConfig } from '../config/server-config';
 import { callRoute } from './call-route';
-import { describeExit, explainFailure, type Failure } from './failure-reason';
+import { describeExit, explainFailure, trustRequiredReason, type Failure } from './failure-reason';
+import { StartWatch, withInstallProgress } from './first-run';
 import type { LineRing } from './line-ring';
 import type { LoginPathSource } from './login-path';
 import { schemaValidator } from './schema-validator';
@@ -67,7 +68,7 @@ export interface SessionDeps {
   /** How often a connected remote server is pinged, so a dropped one is noticed and reconnected. */
   pingIntervalMs: number;
   expand?: (config: ServerConfig) => Promise<ExpandResult>;
-  trust?: (config: StdioServerConfig) => boolean | Promise<boolean>;
+  trust?: (config: ServerConfig) => boolean | Promise<boolean>;
   authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
   roots: () => Root[];
   clientSetup?: ClientSetup;
@@ -80,8 +81,8 @@ export type SessionEnd = { kind: 'dropped'; reason: string } | { kind: 'stopped'
 export interface SessionEvents {
   /** The attempt moved on (connecting, with what it starts) or stopped short (trust_required, error, connected). */
   state(state: ServerState): void;
-  /** Opening failed; the server decides between showing it and retrying. */
-  failed(failure: Failure): void;
+  /** Opening failed; the server decides between showing it and retrying (once `stopped`: the process is gone). */
+  failed(failure: Failure, stopped: Promise<void>): void;
   /** The client is open: calls waiting for it may go on. */
   opened(): void;
   /** A list arrived (on connect, or after list_changed). */
@@ -142,16 +143,11 @@ export class ServerSession {
       if (this.disposed) return;
     }
     const config = this.config;
-    // Trust first: an unapproved project server must not even have its secrets read.
-    if (config.kind === 'stdio' && !config.source.userWritten) {
+    // Trust first: an unapproved project server, local or remote, must not even have its secrets read (SECURITY P1).
+    if (!config.source.userWritten) {
       const trusted = this.deps.trust ? await this.deps.trust(config) : false;
       if (this.disposed) return;
-      if (!trusted) {
-        return this.events.state({
-          kind: 'trust_required',
-          reason: `defined in ${config.source.path}, which you did not write in Switchboard: approve "${config.command}" before it runs`,
-        });
-      }
+      if (!trusted) return this.events.state({ kind: 'trust_required', reason: trustRequiredReason(config) });
     }
     let expanded = config;
     if (this.deps.expand) {
@@ -221,14 +217,16 @@ export class ServerSession {
   private async open(config: ServerConfig): Promise<Opened | undefined> {
     let stdio: StdioProcessTransport | undefined;
     const timeoutMs = config.timeout * 1000;
+    // The timeout counts time without progress; stderr lines are the state's detail while starting (first-run.ts).
+    const watch = config.kind === 'stdio' ? new StartWatch({ timeoutMs, pid: () => stdio?.pid, onProgress: (line) => !this.disposed && this.events.state({ kind: 'connecting', reason: `starting ${config.command} · ${line}` }) }) : undefined;
     try {
       let opened: Opened;
       if (config.kind === 'stdio') {
-        const prepared = await prepareStdio(config, {
+        const prepared = await prepareStdio(withInstallProgress(config), {
           loginPath: this.deps.loginPath,
           maxLineBytes: this.deps.maxLineBytes,
           stopGraceMs: this.deps.stopGraceMs,
-          onStderr: (chunk) => this.logs.write(chunk),
+          onStderr: (chunk) => (this.logs.write(chunk), watch?.output(chunk)),
           onNoise: (line) => this.logs.push(line),
         });
         if (!prepared.ok) {
@@ -237,7 +235,7 @@ export class ServerSession {
         }
         stdio = prepared.transport;
         const client = this.makeClient();
-        await client.connect(stdio, { timeout: timeoutMs });
+        await client.connect(stdio, watch!.requestOptions);
         opened = { client, transport: stdio, kind: 'stdio', stdio };
       } else {
         // The HTTP and SSE transports load with the first remote server (transport-errors.ts).
@@ -271,11 +269,15 @@ export class ServerSession {
             ...(stdio?.exit ? { exit: stdio.exit } : {}),
             ...(stdio?.fatal ? { fatal: stdio.fatal } : {}),
             ...(config.kind === 'remote' ? { url: config.url } : {}),
+            stderr: this.logs.snapshot(),
           }),
+          Promise.resolve(stopped),
         );
       }
       await stopped;
       return undefined;
+    } finally {
+      watch?.dispose();
     }
   }
 

@@ -5,5 +5,6 @@ export type ServerState =
   | { kind: 'connecting'; reason: string }
   | { kind: 'connected'; reason: string }
   | { kind: 'needs_auth'; reason: string }
-  | { kind: 'error'; reason: string }
+  /** stderrTail: the last lines the process wrote to stderr when it died starting (what the fix points at). */
+  | { kind: 'error'; reason: string; stderrTail?: string[] }
   | { kind: 'backing_off'; reason: string; nextAttemptAt: number };

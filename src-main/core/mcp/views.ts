@@ -22,6 +22,7 @@ export function serverView(status: ServerStatus, shadowed: string[] = [], tools:
     reason: state.reason,
     ...optional({ diagnosis: diagnoseServer(config, state) }),
     ...(state.kind === 'backing_off' ? { nextAttemptAt: state.nextAttemptAt } : {}),
+    ...(state.kind === 'error' && state.stderrTail ? { stderrTail: state.stderrTail } : {}),
     toolCount: status.toolCount,
     ...(status.pendingTools ? { toolsPending: true } : {}),
     shadowed,

@@ -2,6 +2,7 @@
 import type { JsonSchemaType, JsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
+import { plainSchemaErrors } from '../diagnosis/call-diagnosis';
 import { schemaValidator } from '../mcp/schema-validator';
 
 /** A catalog entry never changes once built (a new list builds new entries), so its validator is compiled once. */
@@ -22,5 +23,5 @@ export function checkArguments(tool: CatalogTool, args: Record<string, unknown>,
     validators.set(tool, validate);
   }
   const check = validate(args);
-  if (!check.valid) throw new AppFailure('invalid_input', `${what(tool)} do not match its input schema: ${check.errorMessage}`);
+  if (!check.valid) throw new AppFailure('invalid_input', `${what(tool)} do not match its input schema: ${plainSchemaErrors(check.errorMessage ?? '')}`);
 }

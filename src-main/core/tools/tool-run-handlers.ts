@@ -39,6 +39,7 @@ export function toolRunHandlers(caller: Pick<ToolCaller, 'call'>, update: (updat
       const outcome = await caller.call({ server, tool }, args, {
         origin: 'person',
         controller,
+        onApproved: () => update({ runId, ...Object.assign(live, { approved: true as const }) }),
         onProgress: (progress) => update({ runId, ...Object.assign(live, { progress }) }),
         onTask: (task) => update({ runId, ...Object.assign(live, { task }) }),
       });

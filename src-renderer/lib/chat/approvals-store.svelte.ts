@@ -18,7 +18,13 @@ export class ApprovalsStore {
   error = $state.raw<AppError | undefined>(undefined);
   answering = $state(false);
 
-  readonly first: ApprovalRequest | undefined = $derived(this.pending[0]);
+  /**
+   * What Chat shows and counts (its sidebar badge, its dialog): not a run the person started in a
+   * server's Tools panel, which that panel asks about beside the run.
+   */
+  readonly forChat: ApprovalRequest[] = $derived(this.pending.filter((r) => !(r.kind === 'tool_call' && r.origin === 'person')));
+  /** The request Chat's dialog shows now. */
+  readonly first: ApprovalRequest | undefined = $derived(this.forChat[0]);
   private readonly unsubscribe: (() => void)[] = [];
 
   constructor(private readonly api: ChatApi) {

@@ -3,7 +3,7 @@
  * so the store stays a thin reactive shell and the merging rules are tested directly.
  */
 import type { ChatMessage, LoadedTool, MessageAttachment, ToolCallCard, ToolCallOutcome, ToolCallState, TurnState } from '../../../src-preload/contract/chat';
-import type { Diagnosis } from '../../../src-preload/contract/common';
+import type { AppError, Diagnosis } from '../../../src-preload/contract/common';
 import type { ToolResult } from '../../../src-preload/contract/tools';
 import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks';
 
@@ -13,9 +13,16 @@ export interface LiveSegment {
 }
 
 /** What has streamed in for one conversation since its turn began. */
+/** Why a turn failed, and its class and fix when known (a transient one offers Retry). */
+export interface TurnFailure {
+  text: string;
+  diagnosis?: Diagnosis;
+}
+
 export interface LiveTurn {
   state: TurnState;
   error?: string;
+  diagnosis?: Diagnosis;
   /** The user's message, shown until the stored conversation has it. */
   pendingUser?: string;
   segments: LiveSegment[];
@@ -50,7 +57,7 @@ export interface CallView {
 export type ChatRow =
   | { key: string; kind: 'user'; text: string; attachments?: MessageAttachment[] }
   | { key: string; kind: 'assistant'; text: string; calls: CallView[]; streaming: boolean }
-  | { key: string; kind: 'status'; text: string; tone: 'info' | 'error' };
+  | { key: string; kind: 'status'; text: string; tone: 'info' | 'error'; diagnosis?: Diagnosis };
 
 export const emptyTurn = (pendingUser?: string): LiveTurn => ({
   state: 'streaming',
@@ -81,10 +88,12 @@ export function withCard(turn: LiveTurn, card: ToolCallCard): LiveTurn {
   return { ...turn, cards, segments };
 }
 
-export function withState(turn: LiveTurn, state: TurnState, error?: string): LiveTurn {
+export function withState(turn: LiveTurn, state: TurnState, error?: string, diagnosis?: Diagnosis): LiveTurn {
   const next: LiveTurn = { ...turn, state };
   if (error !== undefined) next.error = error;
   else delete next.error;
+  if (diagnosis !== undefined) next.diagnosis = diagnosis;
+  else delete next.diagnosis;
   return next;
 }
 
@@ -145,7 +154,7 @@ const rowKey = (fallback: string, calls: CallView[]): string => (calls[0] ? `cal
 export function buildRows(
   messages: readonly ChatMessage[],
   live: LiveTurn | undefined,
-  lastError?: string,
+  lastError?: TurnFailure,
   settledCards: Readonly<Record<string, ToolCallCard>> = {},
 ): ChatRow[] {
   const outcomes = new Map<string, ToolCallOutcome>();
@@ -209,10 +218,10 @@ export function buildRows(
     });
     // Sent, nothing back yet: a placeholder so the wait is visible.
     if (streaming && !answered) rows.push({ key: 'live-wait', kind: 'assistant', text: '', calls: [], streaming: true });
-    if (live.state === 'failed') rows.push({ key: 'live-error', kind: 'status', tone: 'error', text: live.error ?? 'the turn failed' });
+    if (live.state === 'failed') rows.push({ key: 'live-error', kind: 'status', tone: 'error', text: live.error ?? 'the turn failed', ...(live.diagnosis ? { diagnosis: live.diagnosis } : {}) });
     else if (live.state === 'cancelled') rows.push({ key: 'live-cancelled', kind: 'status', tone: 'info', text: 'Turn cancelled.' });
   } else if (lastError !== undefined) {
-    rows.push({ key: 'last-error', kind: 'status', tone: 'error', text: lastError });
+    rows.push({ key: 'last-error', kind: 'status', tone: 'error', text: lastError.text, ...(lastError.diagnosis ? { diagnosis: lastError.diagnosis } : {}) });
   }
   return rows;
 }
@@ -230,4 +239,26 @@ export function formatElapsed(ms: number): string {
 export function progressFraction(progress: { progress: number; total?: number } | undefined): number | undefined {
   if (!progress || progress.total === undefined || !(progress.total > 0)) return undefined;
   return Math.min(1, Math.max(0, progress.progress / progress.total));
+}
+
+const STATE_LABEL: Record<ToolCallState, string> = {
+  awaiting_approval: 'Waiting for your approval',
+  running: 'Running',
+  succeeded: 'Done',
+  failed: 'Failed',
+  denied: 'Denied',
+  cancelled: 'Cancelled',
+};
+
+/** A tool card's state in words: a result the tool itself marked as an error says so. */
+export function callStateLabel(call: Pick<CallView, 'state' | 'result'>): string {
+  return call.state === 'failed' && call.result?.isError ? 'The tool reported an error' : STATE_LABEL[call.state];
+}
+
+/** Refused before it was sent (disabled, bad arguments, denied, unknown): the call never reached the server. */
+const NEVER_SENT: ReadonlySet<AppError['code']> = new Set(['invalid_input', 'conflict', 'not_found', 'forbidden_sender']);
+
+/** The heading of a run that ended without a result: "Not run" only when it never reached the server. */
+export function failedRunHeading(error: Pick<AppError, 'code'>): string {
+  return NEVER_SENT.has(error.code) ? 'Not run' : 'Failed';
 }

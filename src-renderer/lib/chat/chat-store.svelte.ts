@@ -1,7 +1,7 @@
 import type { AppError, Result } from '../../../src-preload/contract';
 import type { AttachmentInput, Conversation, ConversationSummary, ToolCallCard } from '../../../src-preload/contract/chat';
 import type { ChatApi } from './chat-api';
-import { buildRows, emptyTurn, isTurnOver, withCard, withDelta, withState, type ChatRow, type LiveTurn } from './chat-rows';
+import { buildRows, emptyTurn, isTurnOver, withCard, withDelta, withState, type ChatRow, type LiveTurn, type TurnFailure } from './chat-rows';
 
 /** Conversations, the open one, and every turn streaming now (keyed by conversation, so switching mid-turn loses nothing). */
 export class ChatStore {
@@ -11,7 +11,7 @@ export class ChatStore {
   selectedId = $state<string | undefined>(undefined);
   live = $state.raw<Record<string, LiveTurn>>({});
   /** The last failed turn per conversation, kept after the live turn is gone. */
-  turnErrors = $state.raw<Record<string, string>>({});
+  turnErrors = $state.raw<Record<string, TurnFailure>>({});
   /** Cards of turns that ended, per conversation: what stored outcomes do not keep (why it ran, elapsed). */
   settledCards = $state.raw<Record<string, Record<string, ToolCallCard>>>({});
   /** A message being sent in a conversation that has no id yet. */
@@ -41,9 +41,9 @@ export class ChatStore {
     this.unsubscribe.push(
       api.onChatDelta(({ conversationId, text }) => this.updateLive(conversationId, (turn) => withDelta(turn, text))),
       api.onToolCallUpdated((card) => this.updateLive(card.conversationId, (turn) => withCard(turn, card))),
-      api.onChatTurnState(({ conversationId, state, error }) => {
-        this.updateLive(conversationId, (turn) => withState(turn, state, error));
-        if (isTurnOver(state)) void this.finishTurn(conversationId, state === 'failed' ? (error ?? 'the turn failed') : undefined);
+      api.onChatTurnState(({ conversationId, state, error, diagnosis }) => {
+        this.updateLive(conversationId, (turn) => withState(turn, state, error, diagnosis));
+        if (isTurnOver(state)) void this.finishTurn(conversationId, state === 'failed' ? { text: error ?? 'the turn failed', ...(diagnosis ? { diagnosis } : {}) } : undefined);
       }),
     );
   }
@@ -126,6 +126,19 @@ export class ChatStore {
     if (this.selectedId === id) this.startNew();
   }
 
+  /** The open conversation's failed turn once more, as stored (its Retry button). */
+  async retry(): Promise<void> {
+    const target = this.selectedId;
+    if (target === undefined || this.busy) return;
+    this.error = undefined;
+    this.endedTurns.delete(target);
+    const { [target]: _dropped, ...rest } = this.turnErrors;
+    this.turnErrors = rest;
+    this.live = { ...this.live, [target]: emptyTurn() };
+    const result = await this.api.retryTurn({ conversationId: target });
+    if (!this.check(result)) this.dropLive(target);
+  }
+
   async cancelTurn(): Promise<void> {
     if (this.selectedId === undefined) return;
     this.check(await this.api.cancelTurn({ conversationId: this.selectedId }));
@@ -146,7 +159,7 @@ export class ChatStore {
   }
 
   /** The stored conversation is the truth once a turn ends: reload it, then let the live copy go. */
-  private async finishTurn(conversationId: string, failure: string | undefined): Promise<void> {
+  private async finishTurn(conversationId: string, failure: TurnFailure | undefined): Promise<void> {
     this.endedTurns.add(conversationId);
     if (failure !== undefined) this.turnErrors = { ...this.turnErrors, [conversationId]: failure };
     if (this.selectedId === conversationId) {

@@ -22,7 +22,10 @@ export class ToolRuns {
     // Progress and task status of a run still going: kept on the running entry it names.
     api.onToolRunUpdated(({ runId, ...update }) => {
       const entry = Object.entries(this.runs).find(([, run]) => run.phase === 'running' && run.runId === runId);
-      if (entry) this.set(entry[0], { ...(entry[1] as Extract<ToolRun, { phase: 'running' }>), ...update });
+      if (!entry) return;
+      const running = entry[1] as Extract<ToolRun, { phase: 'running' }>;
+      // The time shown is the run's own: it starts when the call is approved, not while the approval waited.
+      this.set(entry[0], { ...running, ...update, ...(update.approved && !running.approved ? { startedAt: this.now() } : {}) });
     });
   }
 
@@ -32,7 +35,8 @@ export class ToolRuns {
     const runId = `run-${startedAt}-${++runCounter}`;
     this.set(tool.qualifiedName, { phase: 'running', args, startedAt, runId });
     const result = await this.api.runTool({ server: tool.server, tool: tool.name, args, runId });
-    const elapsedMs = this.now() - startedAt;
+    const current = this.runs[tool.qualifiedName];
+    const elapsedMs = this.now() - (current?.phase === 'running' && current.runId === runId ? current.startedAt : startedAt);
     this.set(tool.qualifiedName, result.ok ? { phase: 'done', args, elapsedMs, result: result.value } : { phase: 'failed', args, elapsedMs, error: result.error });
   }
 

@@ -188,7 +188,7 @@ describe.skipIf(!hasKeychain)(`chat handlers with API keys in the real OS keycha
       ok: false,
       error: {
         code: 'unavailable',
-        message: `no API key for Anthropic: set the keychain secret "anthropic-api-key" in Settings → Model, or use a local OpenAI-compatible server such as Ollama at http://127.0.0.1:11434/v1; probed just now: ${llm.openAiBaseUrl} answers (models: fake-model-small, fake-model-large); choose "openai-compatible" with that base URL to use it`,
+        message: `no API key for Anthropic: open Model settings (the button at the top of Chat) and store the key there (it goes to the OS keychain as "anthropic-api-key"), or use a local OpenAI-compatible server such as Ollama at http://127.0.0.1:11434/v1; probed just now: ${llm.openAiBaseUrl} answers (models: fake-model-small, fake-model-large); choose "openai-compatible" with that base URL to use it`,
       },
     });
     expect(await invoke('listConversations', {})).toEqual({ ok: true, value: [] });

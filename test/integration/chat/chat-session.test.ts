@@ -119,7 +119,7 @@ describe.each<Wire>(['openai', 'anthropic'])('chat tool loop over the %s wire fo
     const { done } = await sessions().send(undefined, 'echo something');
     const request = await toolRequest();
     await expect(broker.answer({ id: request.id, decision: 'allow_once', editedArgs: { message: 7 } })).rejects.toThrow(
-      'edited arguments for "everything__echo" do not match its input schema: data/message must be string',
+      'edited arguments for "everything__echo" do not match its input schema: message: must be text',
     );
     await broker.answer({ id: request.id, decision: 'allow_once', editedArgs: { message: 'from the user' } });
     expect(await done).toBe('done');

@@ -39,7 +39,7 @@ describe.skipIf(!keychain)('switchboard install', () => {
     expect(installed.stdout).toContain('Hello Bundle 1.0.0 by Switchboard tests (manifest 0.3, node)');
     expect(installed.stdout).toContain('  runs: "node" "${__dirname}/server/index.js" "--greeting" "${user_config.greeting}" "${user_config.folders}"');
     expect(installed.stdout).toContain('  setting api_key: API key (required) (sensitive, read from standard input)');
-    expect(installed.stdout).toContain(`installed "hi"; it stays blocked until you approve what it runs on Switchboard's Servers page`);
+    expect(installed.stdout).toContain(`installed "hi"; it runs once you approve it: switchboard approve hi (or Approve and run on Switchboard's Servers page)`);
     const file = JSON.parse(await readFile(join(home, 'bundles.json'), 'utf8'));
     expect(file.servers.hi.args.slice(1)).toEqual(['--greeting', 'hello', '/a', '/b']);
     expect(file.servers.hi.env).toEqual({ HELLO_API_KEY: '${secret:bundle.hi.api_key}', HELLO_LIMIT: '7' });

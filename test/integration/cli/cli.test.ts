@@ -106,7 +106,7 @@ describe('switchboard CLI', () => {
   it('call refuses arguments that do not match the schema and a disabled tool, before anything runs', async () => {
     const bad = await run('call', 'everything', 'get-sum', '{"a":"two","b":3}');
     expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('switchboard: arguments for tool "get-sum" on server "everything" do not match its input schema: data/a must be number\n  [misuse] change the arguments to match the tool\'s input schema (the message says which field is wrong)\n');
+    expect(bad.stderr).toContain('switchboard: arguments for tool "get-sum" on server "everything" do not match its input schema: a: must be a number\n  [misuse] change the arguments to match the tool\'s input schema (the message says which field is wrong)\n');
     await writeFile(join(home, 'tool-settings.json'), JSON.stringify({ disabled: { everything: ['echo'] } }));
     try {
       const off = await run('call', 'everything', 'echo', '{"message":"x"}');

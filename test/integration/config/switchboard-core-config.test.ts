@@ -1,19 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerStateKind } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
 import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
+import { callHandler, hasTestKeychain, homeAndProject, quietLogger, TOOLBOX, putJson, stateOf, viewOf } from './core-steps';
 
 /** The config area as the core wires it: real files, the real watcher, the real manager and a real stdio server. */
 
-const TOOLBOX = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/servers/toolbox.mjs');
-const quiet = { info: () => {}, warn: () => {}, error: () => {} };
-const keychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
+const quiet = quietLogger;
+const keychain = hasTestKeychain;
 
 let root: string;
 let home: string;
@@ -21,11 +19,7 @@ let proj: string;
 let core: SwitchboardCore | undefined;
 
 beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'sb-core-config-'));
-  home = join(root, 'home');
-  proj = join(root, 'proj');
-  await mkdir(home, { recursive: true });
-  await mkdir(proj, { recursive: true });
+  ({ root, home, proj } = await homeAndProject('sb-core-config-'));
 });
 afterEach(async () => {
   await core?.stop();
@@ -46,32 +40,10 @@ async function startCore(): Promise<SwitchboardCore> {
   return core;
 }
 
-/** Resolves with the server's view once its state is `kind` (checked on every change; the test timeout bounds it). */
-function state(name: string, kind: ServerStateKind) {
-  const c = core!;
-  return new Promise<NonNullable<ReturnType<typeof find>>>((done) => {
-    const check = () => {
-      const view = find(name);
-      if (view?.state === kind) {
-        off();
-        done(view);
-      }
-    };
-    const off = c.events.subscribe(check);
-    check();
-  });
-}
-const find = (name: string) => core!.snapshot().servers.find((s) => s.name === name);
-const call = async (method: string, payload: unknown) => {
-  const result = await dispatch(core!.handlers, method, payload);
-  if (!result.ok) throw new Error(`${method}: ${result.error.message}`);
-  return result.value;
-};
-
-async function put(path: string, data: unknown): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, JSON.stringify(data));
-}
+const find = (name: string) => viewOf(core!, name);
+const state = (name: string, kind: ServerStateKind) => stateOf(core!, name, kind);
+const call = (method: string, payload: unknown) => callHandler(core!, method, payload);
+const put = putJson;
 
 describe('SwitchboardCore config wiring', () => {
   it('holds a project stdio server until approved, and asks again when its args change in the file', async () => {

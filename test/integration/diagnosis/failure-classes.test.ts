@@ -73,7 +73,7 @@ describe('connection failures in the servers view', () => {
 describe('tool-call failures through the one call path', () => {
   it('bad arguments are misuse, refused before the server hears of them', async () => {
     const outcome = failure(await cli('box', 'echo', { message: 42 }));
-    expect(outcome.message).toBe('arguments for tool "echo" on server "box" do not match its input schema: data/message must be string');
+    expect(outcome.message).toBe('arguments for tool "echo" on server "box" do not match its input schema: message: must be text');
     expect(outcome.diagnosis).toEqual({ class: 'misuse', fix: ARGUMENTS_FIX });
   });
 
@@ -127,7 +127,7 @@ describe('the chat tells the model which class it was', () => {
     expect(await done).toBe('done');
     const [misused, timedOut] = toolResultsIn(llm.requests.at(-1)!);
     expect(misused).toBe(
-      `Tool call refused: arguments for tool "echo" on server "box" do not match its input schema: data/message must be string. Error class: misuse (the request itself was wrong; ask differently). Fix: ${ARGUMENTS_FIX}.`,
+      `Tool call refused: arguments for tool "echo" on server "box" do not match its input schema: message: must be text. Error class: misuse (the request itself was wrong; ask differently). Fix: ${ARGUMENTS_FIX}.`,
     );
     expect(timedOut).toBe(
       'The tool failed: tool "sleep" on server "box" timed out after 1 s without progress; cancelled. Error class: transient (a passing problem; the same request may work if retried shortly). Fix: try again; if it keeps timing out, raise "toolTimeout" for "box" (now 1 s).',

@@ -55,7 +55,7 @@ describe('connection states', () => {
     ]);
     await m.settled(20_000);
     const states = Object.fromEntries(m.statuses().map((s) => [s.name, s.state]));
-    expect(states.crash).toEqual({ kind: 'error', reason: 'exited with code 1 during initialize' });
+    expect(states.crash).toEqual({ kind: 'error', reason: 'exited with code 1 during initialize', stderrTail: ['fatal: API_KEY is not set'] });
     expect(states.hang).toEqual({ kind: 'error', reason: 'timed out after 1 s during initialize' });
     expect(states.missing).toEqual({ kind: 'error', reason: `command not found: no-such-command-xyz (PATH searched: ${process.env.PATH})` });
     expect(states.nowhere).toEqual({ kind: 'error', reason: 'working directory not found: /no/such/dir' });

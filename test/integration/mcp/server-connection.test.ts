@@ -91,7 +91,7 @@ describe('keep-alive', () => {
     const time = new ManualTime();
     m = manager(home, { scheduler: time, clock: time.clock });
     await m.apply([stdio('crash', [fixture('crash-on-start.mjs')])]);
-    expect(await waitForState(m, 'crash', is('error'))).toEqual({ kind: 'error', reason: 'exited with code 1 during initialize' });
+    expect(await waitForState(m, 'crash', is('error'))).toEqual({ kind: 'error', reason: 'exited with code 1 during initialize', stderrTail: ['fatal: API_KEY is not set'] });
     expect(time.pending).toEqual([]);
   });
 });

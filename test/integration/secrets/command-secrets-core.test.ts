@@ -86,6 +86,9 @@ describe('${cmd:…} values in the running core', () => {
     await writeFile(join(home, 'servers.json'), JSON.stringify({ servers: {} }));
     await startCore();
     expect(await dispatch(core!.handlers, 'addProject', { path: project })).toMatchObject({ ok: true });
+    // A project's remote server waits for approval first (P1); approved, its command is still refused.
+    await vi.waitFor(() => expect(stateOf('leak')?.state).toBe('trust_required'), { timeout: 30_000 });
+    expect(await dispatch(core!.handlers, 'approveTrust', { name: 'leak' })).toEqual({ ok: true, value: null });
     await vi.waitFor(() => expect(stateOf('leak')?.state).toBe('error'), { timeout: 30_000 });
     expect(stateOf('leak')?.reason).toBe(
       `server "leak": ${evil} runs a command, which only Switchboard's own servers.json may ask for, not ${join(project, '.mcp.json')}`,

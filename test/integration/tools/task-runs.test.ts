@@ -53,7 +53,9 @@ describe('the tools panel runs a task tool', () => {
     const result = (await dispatch(core.handlers, 'runTool', { server: 'tasks', tool: 'slow-task', args: { ms: 400, steps: 2 }, runId: 'r1' })) as Result<ToolResult>;
     expect(result).toMatchObject({ ok: true, value: { content: [{ type: 'text', text: 'finished after 400 ms' }] } });
     const updates = runUpdates('r1');
-    expect(updates[0]?.task).toMatchObject({ status: 'working' });
+    // First the approval (the run's time counts from there), then the task's own news.
+    expect(updates[0]).toEqual({ runId: 'r1', approved: true });
+    expect(updates[1]?.task).toMatchObject({ status: 'working' });
     expect(updates.at(-1)).toMatchObject({ task: { status: 'completed' }, progress: { progress: 2, total: 2, message: 'step 2 of 2' } });
   });
 

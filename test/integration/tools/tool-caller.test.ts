@@ -80,7 +80,7 @@ describe('one call path for every origin', () => {
 
   it('refuses arguments that do not match the schema with the exact error, the CLI included', async () => {
     const outcome = await core.chat.caller.call({ server: 'apps', tool: 'add' }, { a: 'two', b: 3 }, { origin: 'cli' });
-    expect(() => resultOrThrow(outcome)).toThrow('arguments for tool "add" on server "apps" do not match its input schema: data/a must be number');
+    expect(() => resultOrThrow(outcome)).toThrow('arguments for tool "add" on server "apps" do not match its input schema: a: must be a number');
     expect(requested).toEqual([]);
   });
 

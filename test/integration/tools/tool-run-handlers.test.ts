@@ -96,11 +96,11 @@ describe('runTool', () => {
   it('refuses arguments that do not match the input schema, before anything asks or runs', async () => {
     expect(await run('autobox', 'echo', {})).toEqual({
       ok: false,
-      error: { code: 'invalid_input', message: `arguments for tool "echo" on server "autobox" do not match its input schema: data must have required property 'message'`, diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
+      error: { code: 'invalid_input', message: `arguments for tool "echo" on server "autobox" do not match its input schema: message: is required`, diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
     });
     expect(await run('box', 'echo', { message: 42 })).toEqual({
       ok: false,
-      error: { code: 'invalid_input', message: 'arguments for tool "echo" on server "box" do not match its input schema: data/message must be string', diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
+      error: { code: 'invalid_input', message: 'arguments for tool "echo" on server "box" do not match its input schema: message: must be text', diagnosis: { class: 'misuse', fix: ARGUMENTS_FIX } },
     });
     expect(requested).toEqual([]);
   });
@@ -121,6 +121,19 @@ describe('runTool', () => {
     expect(settled).toBe(false);
     expect(await dispatch(core.handlers, 'answerApproval', { id: request.id, decision: 'allow_once', editedArgs: { message: 'edited in the dialog' } })).toEqual({ ok: true, value: null });
     expect(await pending).toEqual({ ok: true, value: { content: [{ type: 'text', text: 'edited in the dialog' }], truncatedChars: 0 } });
+  });
+
+  it('tells the panel when a followed run is approved, so its time counts from there and not from the click', async () => {
+    const updates: unknown[] = [];
+    core.events.subscribe((name, payload) => {
+      if (name === 'toolRunUpdated') updates.push(payload);
+    });
+    const pending = dispatch(core.handlers, 'runTool', { server: 'box', tool: 'echo', args: { message: 'timed' }, runId: 'run-timed' });
+    const request = await nextRequest();
+    expect(updates).toEqual([]);
+    await dispatch(core.handlers, 'answerApproval', { id: request.id, decision: 'allow_once' });
+    expect(await pending).toMatchObject({ ok: true });
+    expect(updates[0]).toEqual({ runId: 'run-timed', approved: true });
   });
 
   it('comes back with the denial and its reason when the person denies', async () => {

@@ -97,10 +97,10 @@ describe('ApprovalBroker tool calls', () => {
   it('refuses edited arguments that fail the schema, and keeps the request answerable', async () => {
     const pending = ask();
     await expect(broker.answer({ id: 'req-1', decision: 'allow_once', editedArgs: { message: 42 } })).rejects.toThrow(
-      'edited arguments for "everything__echo" do not match its input schema: data/message must be string',
+      'edited arguments for "everything__echo" do not match its input schema: message: must be text',
     );
     await expect(broker.answer({ id: 'req-1', decision: 'allow_once', editedArgs: { message: 'x', extra: 1 } })).rejects.toThrow(
-      'edited arguments for "everything__echo" do not match its input schema: data must NOT have additional properties',
+      'edited arguments for "everything__echo" do not match its input schema: an argument the tool does not take was given',
     );
     expect(broker.pendingRequests()).toHaveLength(1);
     await broker.answer({ id: 'req-1', decision: 'allow_once' });

@@ -186,7 +186,7 @@ describe('config handlers', () => {
 
   it('refuses trust for servers that need none, and a revoke with nothing to revoke', async () => {
     await expectRefused(() => handlers.approveTrust({ name: 'gh' }), `server "gh" does not need approval: you wrote it in ${ownFile}`);
-    await expectRefused(() => handlers.approveTrust({ name: 'remote' }), 'server "remote" does not need approval: it is a remote server');
+    await expectRefused(() => handlers.approveTrust({ name: 'api' }), `server "api" does not need approval: you wrote it in ${ownFile}`);
     await expectRefused(() => handlers.approveTrust({ name: 'ghost' }), 'no server named "ghost"');
     await expectRefused(() => handlers.revokeTrust({ name: 'local' }), `server "local" from ${projFile} has no approval to revoke`);
     expect(reconnected).toEqual([]);

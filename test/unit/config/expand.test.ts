@@ -223,3 +223,54 @@ describe("VS Code's and Cursor's variables in a project's file", () => {
     expect(expanded).toMatchObject({ ok: true, warnings: ['server "x": environment variable NOPE_NOT_SET is not set; "${env:NOPE_NOT_SET}" was left as is'] });
   });
 });
+
+describe('${secret:…} follows where the entry came from (SECURITY V1)', () => {
+  const project = (path: string, origin: ConfigSource['origin']): ConfigSource => ({ path, origin, userWritten: false });
+
+  // Without the test keychain these are skipped (run under bash test/with-keychain.sh).
+  it.skipIf(!keychain).each([
+    ['a project .mcp.json', project('/work/repo/.mcp.json', 'project')],
+    ["a project's .vscode/mcp.json", project('/work/repo/.vscode/mcp.json', 'vscode')],
+    ["a project's .cursor/mcp.json", project('/work/repo/.cursor/mcp.json', 'cursor')],
+    ["Claude Desktop's file", project('/home/u/.config/Claude/claude_desktop_config.json', 'claude-desktop')],
+  ])('refuses a keychain secret in %s, naming the server and the field, and gives out nothing', async (_what, from) => {
+    const checked = validateServerEntry('docs', { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer ${secret:GITHUB_TOKEN}' } }, from);
+    if (!checked.ok) throw new Error(checked.message);
+    const result = await expandServerConfig(checked.server, {}, vault);
+    expect(result).toEqual({
+      ok: false,
+      message: `server "docs": "headers.Authorization" asks for \${secret:GITHUB_TOKEN}, refused: ${from.path} is not your own servers.json, and only that file may read your keychain; use an environment variable (the approval shows it), or add the server in Switchboard`,
+    });
+    expect(JSON.stringify(result)).not.toContain('ghp_secret');
+  });
+
+  it.skipIf(!keychain).each(['oauth/tokens/0123abcd', 'oauth/client/0123abcd', 'anthropic-api-key', 'openai-api-key'])(
+    "never reads Switchboard's own entry %s, even for the person's servers.json",
+    async (name) => {
+      await vault.set(name, `internal-value-of-${name}`);
+      const config = entry('gh', { command: 'gh-mcp', args: ['--x'], env: { LEAK: `\${secret:${name}}` } });
+      const result = await expandServerConfig(config, {}, vault);
+      expect(result).toEqual({
+        ok: false,
+        message: `server "gh": "env.LEAK" asks for \${secret:${name}}, refused: "${name}" is one of Switchboard's own keychain entries (sign-in tokens, provider keys), which no server entry may read`,
+      });
+      expect(JSON.stringify(result)).not.toContain('internal-value-of');
+    },
+  );
+
+  it("lets a bundle's entry read the secrets its install stored for it, and no other", async (ctx) => {
+    if (!keychain) return ctx.skip(NO_KEYCHAIN);
+    const bundles: ConfigSource = { path: '/home/u/.config/Switchboard/bundles.json', origin: 'bundle', userWritten: false };
+    await vault.set('bundle.notes.api_key', 'notes-key');
+    await vault.set('bundle.other.api_key', 'other-key');
+    const own = validateServerEntry('notes', { command: 'node', args: ['${secret:bundle.notes.api_key}'] }, bundles);
+    const other = validateServerEntry('notes', { command: 'node', args: ['x', '${secret:bundle.other.api_key}'] }, bundles);
+    if (!own.ok || !other.ok) throw new Error('invalid fixture');
+    const ownResult = await expandServerConfig(own.server, {}, vault);
+    expect(ownResult.ok && ownResult.config.kind === 'stdio' && ownResult.config.args).toEqual(['notes-key']);
+    expect(await expandServerConfig(other.server, {}, vault)).toEqual({
+      ok: false,
+      message: `server "notes": "args[1]" asks for \${secret:bundle.other.api_key}, refused: a bundle's server reads only the secrets its install stored for it (bundle.notes.…)`,
+    });
+  });
+});

@@ -172,3 +172,33 @@ describe('loadConfig', () => {
     expect(loaded.problems).toEqual([]);
   });
 });
+
+describe('a file read in mid-write, and a list that cannot be read (issue 21)', () => {
+  it.each([
+    ['blank', ''],
+    ['missing', undefined],
+  ])('holds the last servers of a file that reads %s right after it listed them, until a later load confirms that read', async (_what, text) => {
+    const file = join(home, 'servers.json');
+    await put(file, { servers: { docs: { url: 'https://docs.example/mcp' } } });
+    const previous = await loadConfig({ home, projectDirs: [] });
+    if (text === undefined) await rm(file);
+    else await put(file, text);
+    const held = await loadConfig({ home, projectDirs: [], previous });
+    expect(held.servers.map((s) => s.name)).toEqual(['docs']);
+    expect(held.unsettled).toEqual({ [file]: versionOf(text) });
+    expect(held.problems.map((p) => p.message)).toEqual([`${file} reads as empty; its last servers stay in use while it may still be being written`]);
+    const confirmed = await loadConfig({ home, projectDirs: [], previous: held, settled: held.unsettled! });
+    expect(confirmed.servers).toEqual([]);
+    expect(confirmed.problems).toEqual([]);
+  });
+
+  it('keeps the last good project folders when projects.json cannot be read, and says so', async () => {
+    await put(join(proj, '.mcp.json'), { mcpServers: { tools: { command: 'node' } } });
+    await addProject(home, proj);
+    const previous = await loadConfig({ home });
+    await put(join(home, 'projects.json'), '{"projects": [');
+    const loaded = await loadConfig({ home, previous });
+    expect(loaded.servers.map((s) => s.name)).toEqual(['tools']);
+    expect(loaded.problems.map((p) => p.message)).toEqual([`${join(home, 'projects.json')}: is not valid JSON; the project folders read before stay in use`]);
+  });
+});

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,7 +28,7 @@ afterEach(async () => {
 });
 
 describe('TrustStore', () => {
-  it('gates only stdio servers from files the user did not write through Switchboard', async () => {
+  it('gates every server, local or remote, from files the user did not write through Switchboard', async () => {
     const store = await TrustStore.open(home, clock);
     expect(store.needsTrust(stdio)).toBe(true);
     expect(store.isTrusted(stdio)).toBe(false);
@@ -35,8 +36,31 @@ describe('TrustStore', () => {
     expect(store.needsTrust(ownStdio)).toBe(false);
     expect(store.isTrusted(ownStdio)).toBe(true);
     const remote = entry('remote', { url: 'https://r.example/mcp' });
-    expect(store.needsTrust(remote)).toBe(false);
-    expect(store.isTrusted(remote)).toBe(true);
+    expect(store.needsTrust(remote)).toBe(true);
+    expect(store.isTrusted(remote)).toBe(false);
+    const ownRemote = entry('remote', { url: 'https://r.example/mcp' }, own);
+    expect(store.needsTrust(ownRemote)).toBe(false);
+    expect(store.isTrusted(ownRemote)).toBe(true);
+  });
+
+  const remoteBase = { url: 'https://${HOST}/mcp', headers: { Authorization: 'Bearer ${API_TOKEN}' }, transport: 'streamable-http' };
+  it.each([
+    ['the URL', { ...remoteBase, url: 'https://evil.example/mcp' }],
+    ['the variable a header reads', { ...remoteBase, headers: { Authorization: 'Bearer ${AWS_SECRET_ACCESS_KEY}' } }],
+    ['a header key', { ...remoteBase, headers: { ...remoteBase.headers, 'X-Extra': '${HOME}' } }],
+    ['the transport', { ...remoteBase, transport: 'sse' }],
+  ])('asks again for a remote server when %s changes (P1, V1)', async (_field, changed) => {
+    const store = await TrustStore.open(home, clock);
+    await store.approve(entry('docs', remoteBase));
+    expect(store.isTrusted(entry('docs', changed))).toBe(false);
+    expect(store.isTrusted(entry('docs', remoteBase))).toBe(true);
+    expect(store.isTrusted(entry('docs', remoteBase, { ...project, path: '/other/.mcp.json' }))).toBe(false);
+  });
+
+  it('keeps approvals of local servers given before remote ones were gated', () => {
+    // trust.json files already hold hashes of this exact shape: changing it would silently revoke them.
+    const fields = { command: 'node', args: ['server.js'], env: [['TOKEN', '${secret:T}']], cwd: '/proj', source: '/proj/.mcp.json' };
+    expect(trustHash(stdio)).toBe(createHash('sha256').update(JSON.stringify(fields)).digest('hex'));
   });
 
   it('persists an approval in trust.json (mode 0600) that a new store reads back', async () => {

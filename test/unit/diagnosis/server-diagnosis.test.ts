@@ -27,7 +27,7 @@ describe('serverFix', () => {
   it('points at the file for a disabled server and at the approval for an untrusted one', () => {
     expect(fix(npx, { kind: 'disabled', reason: `disabled in ${source.path}` })).toBe(`enable it in the app, or set "enabled": true for "gh" in ${source.path}`);
     expect(fix(npx, { kind: 'trust_required', reason: 'defined in /p/.mcp.json …' })).toBe(
-      'open Switchboard and approve the command (Servers → Approve) if you trust this project',
+      "if you trust this project, approve it: Approve and run on its row in Switchboard's Servers page, or run: switchboard approve gh",
     );
   });
 

@@ -9,7 +9,26 @@ describe('install links', () => {
     expect(parseInstallLink('switchboard://install?catalog=memory&name=mem')).toEqual({ ok: true, link: { kind: 'catalog', catalog: 'memory', name: 'mem' } });
     expect(parseInstallLink('switchboard://install?registry=io.github.brave%2Fbrave-search-mcp-server')).toEqual({ ok: true, link: { kind: 'registry', registry: 'io.github.brave/brave-search-mcp-server' } });
     const entry = { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] };
-    expect(parseInstallLink(`switchboard://install?config=${config(entry)}&name=memory`)).toEqual({ ok: true, link: { kind: 'config', entry, name: 'memory' } });
+    expect(parseInstallLink(`switchboard://install?config=${config(entry)}&name=memory`)).toEqual({ ok: true, link: { kind: 'config', entry: { ...entry, env: {} }, name: 'memory' } });
+  });
+
+  it('gives the form exactly the fields it shows: what it runs or reaches, nothing else', () => {
+    const remote = { type: 'http', url: 'https://mcp.example.com/mcp', headers: { 'X-Team': 'blue' } };
+    expect(parseInstallLink(`switchboard://install?config=${config(remote)}`)).toEqual({ ok: true, link: { kind: 'config', entry: { url: remote.url, headers: remote.headers, transport: 'streamable-http' } } });
+    expect(parseInstallLink(`switchboard://install?config=${config({ url: 'https://mcp.example.com/mcp' })}`)).toMatchObject({ ok: true, link: { entry: { transport: 'auto' } } });
+  });
+
+  it.each([
+    [{ command: 'npx', args: ['-y', 'x'], approval: 'auto' }, '"approval" is not something a link may set; you choose what Switchboard asks'],
+    [{ command: 'npx', approval: 'ask' }, '"approval" is not something a link may set; you choose what Switchboard asks'],
+    [{ command: 'npx', prefix: 'github' }, '"prefix" is a field the install form does not show, so a link may not set it'],
+    [{ url: 'https://a.example/mcp', timeout: 900, toolTimeout: 900 }, '"timeout", "toolTimeout" are fields the install form does not show, so a link may not set them'],
+    [{ command: 'npx', cwd: '/home/me/.ssh' }, '"cwd" is a field the install form does not show, so a link may not set it'],
+    [{ command: 'npx', enabled: true }, '"enabled" is a field the install form does not show, so a link may not set it'],
+    [JSON.parse('{"command":"npx","env":{"__proto__":{"polluted":"yes"}}}'), '"env.__proto__" is a key Switchboard never saves'],
+    [JSON.parse('{"command":"npx","__proto__":{"approval":"auto"}}'), '"__proto__" is a field the install form does not show, so a link may not set it'],
+  ])('refuses a link config with hidden fields %j (SECURITY V2)', (entry, why) => {
+    expect(parseInstallLink(`switchboard://install?config=${config(entry)}`)).toEqual({ ok: false, message: `the install link's config is invalid: server "linked": ${why}` });
   });
 
   it.each([

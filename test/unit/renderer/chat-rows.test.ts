@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolCallCard } from '../../../src-preload/contract/chat';
-import { buildRows, emptyTurn, formatElapsed, progressFraction, withCard, withDelta, withState } from '../../../src-renderer/lib/chat/chat-rows';
+import { buildRows, callStateLabel, emptyTurn, failedRunHeading, formatElapsed, progressFraction, withCard, withDelta, withState } from '../../../src-renderer/lib/chat/chat-rows';
 
 const card = (callId: string, state: ToolCallCard['state'], extra: Partial<ToolCallCard> = {}): ToolCallCard => ({
   conversationId: 'c1',
@@ -161,7 +161,10 @@ describe('buildRows', () => {
       text: 'Anthropic claude: 401 invalid x-api-key',
     });
     expect(buildRows([], withState(emptyTurn(), 'cancelled')).at(-1)).toMatchObject({ kind: 'status', text: 'Turn cancelled.' });
-    expect(buildRows(stored, undefined, 'the provider failed').at(-1)).toMatchObject({ kind: 'status', tone: 'error', text: 'the provider failed' });
+    expect(buildRows(stored, undefined, { text: 'the provider failed' }).at(-1)).toMatchObject({ kind: 'status', tone: 'error', text: 'the provider failed' });
+    const diagnosis = { class: 'transient' as const, fix: 'check the endpoint URL' };
+    expect(buildRows(stored, undefined, { text: 'cannot reach', diagnosis }).at(-1)).toEqual({ key: 'last-error', kind: 'status', tone: 'error', text: 'cannot reach', diagnosis });
+    expect(buildRows([], withState(emptyTurn(), 'failed', 'cannot reach', diagnosis)).at(-1)).toMatchObject({ key: 'live-error', diagnosis });
   });
 });
 
@@ -218,5 +221,21 @@ describe('tools on demand in the rows', () => {
     ];
     const [row] = buildRows(messages, undefined);
     expect(row!.kind === 'assistant' && row!.calls[0]).toMatchObject({ callId: 'f1', loaded, because: 'searched for "add"' });
+  });
+});
+
+describe('what a failed call is called', () => {
+  it('a result the tool marked as an error says the tool reported it; a call that failed otherwise says Failed', () => {
+    const result = { content: [{ type: 'text' as const, text: 'no such city' }], isError: true, truncatedChars: 0 };
+    expect(callStateLabel({ state: 'failed', result })).toBe('The tool reported an error');
+    expect(callStateLabel({ state: 'failed' })).toBe('Failed');
+    expect(callStateLabel({ state: 'succeeded', result: { ...result, isError: false } })).toBe('Done');
+  });
+
+  it('"Not run" only for a call that never reached the server', () => {
+    expect(failedRunHeading({ code: 'invalid_input' })).toBe('Not run');
+    expect(failedRunHeading({ code: 'conflict' })).toBe('Not run');
+    expect(failedRunHeading({ code: 'internal' })).toBe('Failed');
+    expect(failedRunHeading({ code: 'unavailable' })).toBe('Failed');
   });
 });

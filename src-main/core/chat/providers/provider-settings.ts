@@ -19,6 +19,11 @@ export const DEFAULT_CHAT_SETTINGS: ChatSettings = {
   rules: [],
 };
 
+/** The model a provider starts with when the person picks it (the form shows it at once, before saving). */
+export const DEFAULT_MODEL: Record<ProviderKind, string> = { anthropic: DEFAULT_CHAT_SETTINGS.model, 'openai-compatible': 'gpt-4.1-mini' };
+
+const PROVIDERS: ProviderKind[] = ['anthropic', 'openai-compatible'];
+
 const settingsSchema = z.object({
   provider: z.enum(['anthropic', 'openai-compatible']),
   baseUrl: z.string(),
@@ -118,21 +123,25 @@ export function effectiveBaseUrl(settings: ChatSettings): string {
 const keyOptional = (settings: ChatSettings) => settings.provider === 'openai-compatible' && isLoopbackUrl(effectiveBaseUrl(settings));
 
 export async function settingsView(settings: ChatSettings, vault: SecretVault): Promise<ChatSettingsView> {
-  const name = apiKeyName(settings.provider);
-  let configured = false;
   let keychainProblem: string | undefined;
-  try {
-    configured = (await vault.get(name)) !== undefined;
-  } catch (error) {
-    keychainProblem = error instanceof Error ? error.message : String(error);
-  }
-  const view: ChatSettingsView = { settings, apiKeyName: name, apiKeyConfigured: configured };
-  if (!configured && !keyOptional(settings)) view.setupHint = keychainProblem ?? missingKeyHint(settings.provider);
+  const stored = async (provider: ProviderKind): Promise<boolean> => {
+    try {
+      return (await vault.get(apiKeyName(provider))) !== undefined;
+    } catch (error) {
+      keychainProblem ??= error instanceof Error ? error.message : String(error);
+      return false;
+    }
+  };
+  const configured = Object.fromEntries(await Promise.all(PROVIDERS.map(async (p) => [p, await stored(p)] as const))) as Record<ProviderKind, boolean>;
+  const providers = Object.fromEntries(PROVIDERS.map((p) => [p, { defaultModel: DEFAULT_MODEL[p], apiKeyName: apiKeyName(p), apiKeyConfigured: configured[p] }])) as ChatSettingsView['providers'];
+  const view: ChatSettingsView = { settings, apiKeyName: apiKeyName(settings.provider), apiKeyConfigured: configured[settings.provider], providers };
+  if (!view.apiKeyConfigured && !keyOptional(settings)) view.setupHint = keychainProblem ?? missingKeyHint(settings.provider);
   return view;
 }
 
 function missingKeyHint(provider: ProviderKind): string {
-  return `no API key for ${providerTitle(provider)}: set the keychain secret "${apiKeyName(provider)}" in Settings → Model, or use a local OpenAI-compatible server such as Ollama at ${LOCAL_OPENAI_COMPATIBLE_URL}`;
+  // The model settings are a panel inside Chat, opened by its "Model settings" button (there is no Settings → Model).
+  return `no API key for ${providerTitle(provider)}: open Model settings (the button at the top of Chat) and store the key there (it goes to the OS keychain as "${apiKeyName(provider)}"), or use a local OpenAI-compatible server such as Ollama at ${LOCAL_OPENAI_COMPATIBLE_URL}`;
 }
 
 /** Asks an OpenAI-compatible endpoint for its models; says whether it answers and why not. */

@@ -109,7 +109,7 @@ describe.skipIf(!hasKeychain)(`provider keys in the real OS keychain${skipReason
   });
 
   it('with no key, says which secret to set and whether the local default answers', async () => {
-    const expected = `no API key for Anthropic: set the keychain secret "anthropic-api-key" in Settings → Model, or use a local OpenAI-compatible server such as Ollama at http://127.0.0.1:11434/v1; probed just now: ${llm.openAiBaseUrl} answers (models: fake-model-small, fake-model-large); choose "openai-compatible" with that base URL to use it`;
+    const expected = `no API key for Anthropic: open Model settings (the button at the top of Chat) and store the key there (it goes to the OS keychain as "anthropic-api-key"), or use a local OpenAI-compatible server such as Ollama at http://127.0.0.1:11434/v1; probed just now: ${llm.openAiBaseUrl} answers (models: fake-model-small, fake-model-large); choose "openai-compatible" with that base URL to use it`;
     await expect(createProvider(DEFAULT_CHAT_SETTINGS, vault, llm.openAiBaseUrl)).rejects.toThrow(expected);
     const closed = await closedPortUrl();
     await expect(createProvider(DEFAULT_CHAT_SETTINGS, vault, closed)).rejects.toThrow(`; probed just now: nothing answers at ${closed} (Connection error.`);
@@ -117,7 +117,11 @@ describe.skipIf(!hasKeychain)(`provider keys in the real OS keychain${skipReason
       settings: DEFAULT_CHAT_SETTINGS,
       apiKeyName: 'anthropic-api-key',
       apiKeyConfigured: false,
-      setupHint: 'no API key for Anthropic: set the keychain secret "anthropic-api-key" in Settings → Model, or use a local OpenAI-compatible server such as Ollama at http://127.0.0.1:11434/v1',
+      providers: {
+        anthropic: { defaultModel: 'claude-sonnet-4-5', apiKeyName: 'anthropic-api-key', apiKeyConfigured: false },
+        'openai-compatible': { defaultModel: 'gpt-4.1-mini', apiKeyName: 'openai-api-key', apiKeyConfigured: false },
+      },
+      setupHint: 'no API key for Anthropic: open Model settings (the button at the top of Chat) and store the key there (it goes to the OS keychain as "anthropic-api-key"), or use a local OpenAI-compatible server such as Ollama at http://127.0.0.1:11434/v1',
     });
   });
 
