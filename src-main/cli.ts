@@ -164,7 +164,7 @@ async function run(command: Command, core: SwitchboardCore, say: Terminal): Prom
     return printTools(core.mcp.tools(command.server), command.json, say);
   }
   // The one call path with origin "cli": typing the command is the person's consent; disabled tools, bad arguments and deny rules still refuse.
-  const result = resultOrThrow(await core.chat.caller.call({ server: command.server, tool: command.tool }, command.args, { origin: 'cli' }));
+  const result = resultOrThrow(await core.calls.caller.call({ server: command.server, tool: command.tool }, command.args, { origin: 'cli' }));
   printResult(result, command.json, say);
   return result.isError ? 1 : 0;
 }

@@ -1,5 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ConfigProblem, Handlers, ServersSnapshot } from '../../src-preload/contract';
+import type { Handlers, ServersSnapshot } from '../../src-preload/contract';
 import { AppFailure } from './app-error';
 import { appsHandlers } from './apps/apps-handlers';
 import { AppearanceSettings, appearanceFile } from './appearance/appearance-settings';
@@ -16,7 +16,7 @@ import { TrustStore } from './config/trust-store';
 import { bundlesFile, loginPathFile, serversFile } from './data-home';
 import type { ChatHandlers } from './chat/chat-handlers';
 import type { ChatService } from './chat/chat-service';
-import { createChat } from './chat/create-chat';
+import { composeChat, type CallPath } from './compose';
 import { SERVER_REQUEST_CAPABILITIES } from './chat/server-requests';
 import { RecentLog } from './diagnosis/recent-log';
 import { scrubbedAnswers } from './dispatch';
@@ -73,15 +73,14 @@ export class SwitchboardCore {
   readonly scrubber = new Scrubber();
   readonly events = new EventHub(this.scrubber);
   readonly mcp: McpManager;
+  /** Approvals, the ToolCaller, call traces and tool loading: composed here, handed to the chat, the panels, apps and the CLI. */
+  readonly calls: CallPath;
   readonly chat: ChatService;
   /** The theme choice; the shells follow it (Electron's nativeTheme, window background, tray). */
   readonly appearance: AppearanceSettings;
   private readonly chatHandlers: ChatHandlers;
   /** OAuth sign-in for remote servers; its providers are what the manager connects with. */
   readonly signIn: SignInService;
-  private problems: ConfigProblem[] = [];
-  private shadowed: Record<string, string[]> = {};
-  private mcpDisabled = false;
   /** Opens the launch gate (CoreDeps.holdServersForWindowMs). */
   private windowHasServers?: () => void;
   private loaded: LoadedConfig | undefined;
@@ -144,26 +143,24 @@ export class SwitchboardCore {
     this.mcp.onChange(serversChanged);
     // Call traces stay in memory; OTEL_EXPORTER_OTLP_ENDPOINT also sends them to a collector (off by default).
     const sink = otlpSinkFromEnv(process.env, this.log, appPackage.version);
-    const traces = new CallTraces(sink ? { sink } : {});
-    const chat = createChat({
+    const composed = composeChat({
       home: deps.home,
       vault: deps.vault,
       opener: deps.opener,
       logger: this.log,
       events: this.events,
       mcp: this.mcp,
-      traces,
-      ...(launchGate ? { backgroundAfter: launchGate } : {}),
+      traces: new CallTraces(sink ? { sink } : {}),
+      ...(launchGate ? { countAfter: launchGate } : {}),
     });
-    this.chat = chat.service;
+    ({ calls: this.calls, chat: this.chat, handlers: this.chatHandlers } = composed);
     // Token counts of tools just arrived come in from the worker after the change that brought them.
-    this.chat.loading.onCounted(serversChanged);
-    this.chatHandlers = chat.handlers;
+    this.calls.loading.onCounted(serversChanged);
     this.uploads = new UploadStaging(uploadsDir(deps.home));
     this.bundles = new BundleInstaller({
       home: deps.home,
       vault: deps.vault,
-      serverNames: () => [...(this.loaded?.servers.map((s) => s.name) ?? []), ...Object.keys(this.shadowed)],
+      serverNames: () => [...(this.loaded?.servers.map((s) => s.name) ?? []), ...Object.keys(this.loaded?.shadowed ?? {})],
       reload: () => this.reload(),
       revokeTrust: async (name) => {
         const trust = (this.trustStore ??= await TrustStore.open(deps.home));
@@ -173,7 +170,7 @@ export class SwitchboardCore {
     this.servers = new ServerInstaller({
       home: deps.home,
       vault: deps.vault,
-      serverNames: () => [...(this.loaded?.servers.map((s) => s.name) ?? []), ...Object.keys(this.shadowed)],
+      serverNames: () => [...(this.loaded?.servers.map((s) => s.name) ?? []), ...Object.keys(this.loaded?.shadowed ?? {})],
       reload: () => this.reload(),
       staging: this.uploads,
       ...(deps.installFetch ? { fetch: deps.installFetch } : {}),
@@ -209,21 +206,21 @@ export class SwitchboardCore {
   /** Stops every server (whole process groups); nothing is left running. */
   async stop(): Promise<void> {
     this.watcher?.stop();
-    await Promise.all([this.mcp.stop(), this.chat.loading.close()]);
-    await this.chat.traces.shutdown();
+    await Promise.all([this.mcp.stop(), this.calls.loading.close()]);
+    await this.calls.traces.shutdown();
   }
 
   snapshot(): ServersSnapshot {
-    const loading = this.chat.loading;
+    const { loading } = this.calls;
     const servers = this.mcp.statuses().map((s) => ({
-      ...serverView(s, this.shadowed[s.name] ?? [], {
+      ...serverView(s, this.loaded?.shadowed[s.name] ?? [], {
         schemaTokens: loading.serverTokens(s.name),
         pinned: this.mcp.settings.isServerPinned(s.name),
         oauth: s.transport !== 'stdio' && (s.state.kind === 'needs_auth' || this.signIn.appliesTo(s.name)),
       }),
       ...(s.state.kind === 'trust_required' ? { reads: entryReads(s.config) } : {}),
     }));
-    return { servers, problems: this.problems, status: aggregateStatus(servers, this.mcpDisabled), configPath: this.configPath, toolBudget: loading.budgetView() };
+    return { servers, problems: this.loaded?.problems ?? [], status: aggregateStatus(servers, this.loaded?.mcpDisabled ?? false), configPath: this.configPath, toolBudget: loading.budgetView() };
   }
 
   /** The diagnostics zip: versions, OS, states, recent logs and stderr, config with every secret replaced. */
@@ -234,7 +231,7 @@ export class SwitchboardCore {
       statuses: this.mcp.statuses(),
       logs: (server) => this.mcp.logs(server),
       appLog: this.log.lines(),
-      problems: this.problems,
+      problems: this.loaded?.problems ?? [],
       configPath: this.configPath,
       vault: this.deps.vault,
       env: process.env,
@@ -259,9 +256,6 @@ export class SwitchboardCore {
       }
     }
     this.loaded = loaded;
-    this.problems = loaded.problems;
-    this.shadowed = loaded.shadowed;
-    this.mcpDisabled = loaded.mcpDisabled;
     // The folders the user opened as projects are the roots a server may ask for (roots/list).
     this.mcp.setRoots((await readProjects(this.deps.home)).projects);
     await this.mcp.apply(loaded.servers, { mcpDisabled: loaded.mcpDisabled });
@@ -298,16 +292,16 @@ export class SwitchboardCore {
       },
       ...this.chatHandlers,
       ...installHandlers(this.bundles, this.uploads, this.servers, this.installLinks),
-      ...grantHandlers(this.chat),
+      ...grantHandlers({ approvals: this.calls.approvals, rules: this.chat.settings }),
       ...sandboxHandlers({ home: this.deps.home, server: (name) => {
           const status = this.mcp.status(name);
           return status && { config: status.config, reason: status.state.reason };
         }, reload: () => this.reload() }),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),
-      ...toolRunHandlers(this.chat.caller, (update) => this.events.emit('toolRunUpdated', update)),
-      ...traceHandlers(this.chat.traces, this.mcp),
-      ...appsHandlers({ mcp: this.mcp, caller: this.chat.caller }),
+      ...toolRunHandlers(this.calls.caller, (update) => this.events.emit('toolRunUpdated', update)),
+      ...traceHandlers(this.calls.traces, this.mcp),
+      ...appsHandlers({ mcp: this.mcp, caller: this.calls.caller }),
       ...authHandlers({
         signIn: this.signIn,
         findServer: (name) => this.approvedServer(name),
@@ -336,11 +330,11 @@ export class SwitchboardCore {
       // The panel shows the same poisoning warnings as the approval dialog (SECURITY A2).
       listTools: async ({ server }) => {
         // The panel shows counted figures: tools just arrived are counted first (well under a second).
-        await this.chat.loading.ready();
+        await this.calls.loading.ready();
         return this.mcp.tools(server).map((tool) => ({
           ...tool,
           flags: flagToolDefinition(tool),
-          tokens: this.chat.loading.tokens(tool),
+          tokens: this.calls.loading.tokens(tool),
           pinned: this.mcp.settings.isPinned(tool.server, tool.name),
           serverPinned: this.mcp.settings.isServerPinned(tool.server),
         }));

@@ -9,11 +9,11 @@ import { conversationId } from './chat';
 import type { CallOrigin } from './tools';
 import type { TransportKind } from './servers';
 
-/** Where a call went: the server process (stdio) or the remote endpoint and session, and which connection of it. */
+/** Where a call went: the server process (stdio) or the remote endpoint and session, and which connection of it (its sequence number). */
 export interface CallRoute {
   transport: TransportKind;
   /** Counts this server's connections: a different number from an earlier call means it reconnected in between. */
-  generation: number;
+  connection: number;
   /** The server process, for a stdio server. */
   pid?: number;
   /** The remote endpoint without query or user info (those may hold secrets). */

@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { AppFailure } from '../../src-main/core/app-error';
 import { capCallResult } from '../../src-main/core/mcp/call-result';
 import { requestSignal } from '../../src-main/core/mcp/call-cancel';
-import type { CallOptions } from '../../src-main/core/mcp/mcp-manager';
+import type { CallOptions } from '../../src-main/core/mcp/call-vocabulary';
 import { buildCatalog, type CatalogTool } from '../../src-main/core/mcp/tool-catalog';
 import type { ToolSource } from '../../src-main/core/tools/tool-caller';
 import type { ToolRef, ToolResult } from '../../src-preload/contract/tools';

@@ -48,6 +48,8 @@ export type ToolCallVerdict =
   | { kind: 'cancelled' };
 /** A verdict the policy reaches alone, with no one asked. */
 export type PolicyDecision = Extract<ToolCallVerdict, { kind: 'run' | 'deny' }>;
+/** The policy's word when a person must answer: why, and what they approved before (if anything). */
+export type PolicyAsk = Extract<PolicyVerdict, { kind: 'ask' }>;
 
 export type ElicitationVerdict = { action: 'accept'; content?: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
 export type SamplingVerdict = { kind: 'approve'; messages: SamplingMessageView[] } | { kind: 'decline'; reason?: string } | { kind: 'timed_out' } | { kind: 'cancelled' };
@@ -63,6 +65,8 @@ export interface ToolCallInput {
   origin: CallOrigin;
   conversationId?: string;
   callId?: string;
+  /** The policy's ask, when the caller already has it (policyDecision): the policy is not run twice. */
+  ask?: PolicyAsk;
 }
 
 type ElicitationInput = { server: string; message: string; timeoutMs: number; signal?: AbortSignal } & (
@@ -125,16 +129,22 @@ export class ApprovalBroker {
     return decide(tool, this.deps.store.lookup(tool), this.deps.settings());
   }
 
-  /** The policy's own answer when it needs nobody (allow or deny); undefined when a person must answer. */
-  decidedByPolicy(tool: CatalogTool, args: Record<string, unknown>): PolicyDecision | undefined {
+  /** The policy's own answer when it needs nobody (run or deny), or what to ask the person (requestToolCall's `ask`). */
+  policyDecision(tool: CatalogTool, args: Record<string, unknown>): PolicyDecision | PolicyAsk {
     const verdict = this.policyVerdict(tool);
-    return verdict.kind === 'ask' ? undefined : settledByPolicy(verdict, args);
+    return verdict.kind === 'ask' ? verdict : settledByPolicy(verdict, args);
+  }
+
+  /** The policy's own answer when it needs nobody (run or deny); undefined when a person must answer. */
+  decidedByPolicy(tool: CatalogTool, args: Record<string, unknown>): PolicyDecision | undefined {
+    const decided = this.policyDecision(tool, args);
+    return decided.kind === 'ask' ? undefined : decided;
   }
 
   /** Policy first; when it says ask, the call waits here for the user's answer or the signal. */
   async requestToolCall(input: ToolCallInput): Promise<ToolCallVerdict> {
     const { tool } = input;
-    const verdict = this.policyVerdict(tool);
+    const verdict = input.ask ?? this.policyVerdict(tool);
     if (verdict.kind !== 'ask') return settledByPolicy(verdict, input.args);
     const request: ToolCallApprovalRequest = {
       kind: 'tool_call',

@@ -1,20 +1,30 @@
 import type { z } from 'zod';
+import type { ChatSettings } from '../../../src-preload/contract/chat';
 import type { GrantView, grantInvokes } from '../../../src-preload/contract/grants';
 import { AppFailure } from '../app-error';
-import type { ChatService } from '../chat/chat-service';
+import type { ApprovalRule } from './approval-policy';
+import type { ApprovalStore } from './approval-store';
 
 type GrantInvokes = typeof grantInvokes;
 type GrantHandlers = { [K in keyof GrantInvokes]: (input: z.output<GrantInvokes[K]['input']>) => Promise<GrantInvokes[K]['output']> };
 
-/** The grants page: always-allows from the approval store and the allow rules from the chat settings. */
-export function grantHandlers(chat: Pick<ChatService, 'approvals' | 'settings'>): GrantHandlers {
+/** Where the approval rules are kept (the chat settings store). */
+export interface RuleStore {
+  peek(): { rules: ApprovalRule[] };
+  get(): ChatSettings;
+  set(settings: ChatSettings): Promise<unknown>;
+  addedAt(rule: ApprovalRule): number | undefined;
+}
+
+/** The grants page: always-allows from the approval store and the allow rules from the rule store. */
+export function grantHandlers(chat: { approvals: Pick<ApprovalStore, 'list' | 'revokeTool' | 'revokeServerGrant'>; rules: RuleStore }): GrantHandlers {
   const list = (): GrantView[] => [
     ...chat.approvals.list(),
-    ...chat.settings
+    ...chat.rules
       .peek()
       .rules.filter((rule) => rule.effect === 'allow')
       .map((rule): GrantView => {
-        const grantedAt = chat.settings.addedAt(rule);
+        const grantedAt = chat.rules.addedAt(rule);
         return { kind: 'rule', pattern: rule.pattern, ...(grantedAt !== undefined ? { grantedAt } : {}) };
       }),
   ];
@@ -31,10 +41,10 @@ export function grantHandlers(chat: Pick<ChatService, 'approvals' | 'settings'>)
           if (!(await chat.approvals.revokeServerGrant(grant.server))) throw new AppFailure('not_found', `server "${grant.server}" is not always allowed`);
           break;
         case 'rule': {
-          const settings = chat.settings.get();
+          const settings = chat.rules.get();
           const rules = settings.rules.filter((rule) => !(rule.effect === 'allow' && rule.pattern === grant.pattern));
           if (rules.length === settings.rules.length) throw new AppFailure('not_found', `there is no allow rule "${grant.pattern}"`);
-          await chat.settings.set({ ...settings, rules });
+          await chat.rules.set({ ...settings, rules });
           break;
         }
         default:

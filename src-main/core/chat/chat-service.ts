@@ -1,9 +1,10 @@
-/** The chat area assembled: settings, provider, conversations, approvals, the tool loop, server requests. */
+/** The chat area: settings, provider, conversations, the tool loop and server requests, over the call path the root composed. */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../src-preload/contract/chat';
-import { ApprovalBroker, type BrokerEvent } from '../approvals/approval-broker';
-import type { ServerApproval } from '../approvals/approval-policy';
-import { ApprovalStore, approvalsFile } from '../approvals/approval-store';
+import type { ApprovalBroker, BrokerEvent } from '../approvals/approval-broker';
+import type { ApprovalStore } from '../approvals/approval-store';
+import type { ToolCaller } from '../tools/tool-caller';
+import type { ToolLoading } from '../tools/tool-loading';
 import type { EventHub } from '../event-hub';
 import { systemClock, type Clock, type Logger, type SecretVault, type UrlOpener } from '../ports';
 import { ChatSessions, type ChatEvent } from './chat-session';
@@ -11,8 +12,6 @@ import { ConversationStore, conversationsDir } from './conversation-store';
 import type { ChatProvider } from './providers/chat-provider';
 import { apiKeyName, ChatSettingsStore, chatSettingsFile, createProvider, LOCAL_OPENAI_COMPATIBLE_URL, probeLocalModel, settingsView } from './providers/provider-settings';
 import { registerServerRequestHandlers, type ServerRequestDeps } from './server-requests';
-import { ToolCaller, type ToolSource } from '../tools/tool-caller';
-import { CallTraces } from '../traces/call-traces';
 import { join } from 'node:path';
 import type { AttachmentInput } from '../../../src-preload/contract/chat';
 import { MAX_IMAGE_BYTES } from '../../../src-preload/contract/values';
@@ -20,7 +19,6 @@ import { AppFailure } from '../app-error';
 import { UploadStaging } from '../install/upload-staging';
 import type { McpManager } from '../mcp/mcp-manager';
 import { resolveAttachments } from './attachments';
-import { DEFAULT_LOADING_SETTINGS, ToolLoading, type ToolLoadingSettings } from '../tools/tool-loading';
 
 export interface ChatServiceDeps {
   home: string;
@@ -29,22 +27,14 @@ export interface ChatServiceDeps {
   logger: Logger;
   /** Chat and approval events for the shells: `emitToHub(core.events)`. */
   emit: (event: ChatEvent | BrokerEvent) => void;
-  /** Where tools come from: the MCP manager (a test may bring SDK clients of its own). */
-  tools: ToolSource;
-  /** Budget and pins for tools on demand (the MCP manager's tool settings); the defaults when absent. */
-  toolSettings?: ToolLoadingSettings;
-  /** The `approval` field of the server's config ("ask" when unknown). */
-  serverApproval: (server: string) => ServerApproval;
+  /** The approvals, caller and tool loading the root composed (compose.ts); the chat builds none of them. */
+  calls: { approvals: ApprovalStore; broker: ApprovalBroker; caller: ToolCaller; loading: ToolLoading };
   clock?: Clock;
   /** Where "no key" probes for a local model; Ollama's default. */
   localProbeUrl?: string;
   serverRequestTimeoutMs?: number;
-  /** Where call traces are kept (and exported); a private in-memory one when absent. */
-  traces?: CallTraces;
   /** Server resources a person attaches to a message (main reads them itself); none when absent. */
   resources?: Pick<McpManager, 'readResource' | 'resources'>;
-  /** Background work (counting tool tokens) starts once this settles: the shells' window first (CoreDeps.holdServersForWindowMs). */
-  backgroundAfter?: Promise<unknown>;
 }
 
 export class ChatService {
@@ -53,11 +43,8 @@ export class ChatService {
   readonly broker: ApprovalBroker;
   readonly conversations: ConversationStore;
   readonly sessions: ChatSessions;
-  /** The one call path for every caller: the chat, the tools panel, MCP Apps, the CLI. */
+  /** The call path's caller: the chat's tool calls take it like every other caller's. */
   readonly caller: ToolCaller;
-  /** Every call's timeline (asked, approved, sent, progress, answered), for the tool card and the server's Logs. */
-  readonly traces: CallTraces;
-  /** Schema tokens, the budget, and tools on demand over the caller's model tools. */
   readonly loading: ToolLoading;
   /** Images on their way into the next message, in chunks (web mode's frames are 1 MiB). */
   readonly imageUploads: UploadStaging;
@@ -67,25 +54,8 @@ export class ChatService {
     this.imageUploads = new UploadStaging(join(deps.home, 'chat-uploads'), MAX_IMAGE_BYTES, { noun: 'image', use: 'attached', extension: '.img' });
     this.clock = deps.clock ?? systemClock;
     this.settings = new ChatSettingsStore(chatSettingsFile(deps.home), deps.logger, this.clock);
-    this.approvals = new ApprovalStore(approvalsFile(deps.home), deps.logger, this.clock);
     this.conversations = new ConversationStore(conversationsDir(deps.home), deps.logger);
-    this.broker = new ApprovalBroker({
-      store: this.approvals,
-      settings: () => {
-        const { rules, autoAllowReadOnly } = this.settings.peek();
-        return { rules, autoAllowReadOnly, serverApproval: deps.serverApproval };
-      },
-      emit: (event) => this.emit(event),
-      clock: this.clock,
-    });
-    this.traces = deps.traces ?? new CallTraces({ clock: this.clock });
-    this.caller = new ToolCaller({ source: deps.tools, broker: this.broker, traces: this.traces });
-    this.loading = new ToolLoading({
-      all: () => deps.tools.tools(),
-      candidates: () => this.caller.modelTools(),
-      settings: deps.toolSettings ?? DEFAULT_LOADING_SETTINGS,
-      ...(deps.backgroundAfter ? { countAfter: deps.backgroundAfter } : {}),
-    });
+    ({ approvals: this.approvals, broker: this.broker, caller: this.caller, loading: this.loading } = deps.calls);
     this.sessions = new ChatSessions({
       store: this.conversations,
       broker: this.broker,

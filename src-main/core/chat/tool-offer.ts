@@ -7,7 +7,8 @@ import type { CatalogTool } from '../../../src-preload/contract/tools';
 import { FIND_TOOLS_DEFINITION } from '../tools/find-tools';
 import { loadedTool, loadedToolNames, type ToolLoading } from '../tools/tool-loading';
 import { modelTool } from '../tools/tool-tokens';
-import type { ChatProvider, ModelTool } from './providers/chat-provider';
+import type { ChatProvider } from './providers/chat-provider';
+import type { ModelTool } from '../tools/model-tool';
 
 export interface TurnTools {
   tools: ModelTool[];

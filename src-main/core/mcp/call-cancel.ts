@@ -1,10 +1,10 @@
 /**
  * A tool call's cancel switch: the chat's Stop, the tools panel's Cancel and a call's hard maximum
  * abort it, and the SDK's request() listens to it (RequestOptions.signal), so the server hears
- * notifications/cancelled. It is not a DOM AbortSignal: on Node 20 an AbortSignal with one listener
- * made each call measurably slower (about 10% of a web-mode tools/call round trip, bench/README.md,
- * the bridge row). The SDK 1.x request() reads only `aborted`, `reason`, `throwIfAborted()` and
- * `addEventListener('abort')`; test/integration/mcp/call-cancel.test.ts holds it to that against a real server.
+ * notifications/cancelled. It is not a DOM AbortSignal, for the call path's cost (bench/README.md,
+ * "Why the call path is shaped as it is"). The SDK 1.x request() reads only `aborted`, `reason`,
+ * `throwIfAborted()` and `addEventListener('abort')`; test/integration/mcp/call-cancel.test.ts holds
+ * it to that against a real server.
  */
 
 /** What listens for a cancel: a CallCancel's signal, or a real AbortSignal (the broker and task calls take either). */

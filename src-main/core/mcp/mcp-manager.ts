@@ -1,71 +1,33 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import {
-  McpError,
-  type GetPromptResult,
-  type Prompt,
-  type ReadResourceResult,
-  type Resource,
-  type ResourceTemplate,
-  type Root,
-  type Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Root, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { pathToFileURL } from 'node:url';
 import { basename } from 'node:path';
 import type { TransportKind } from '../../../src-preload/contract';
 import type { ToolRef } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
-import type { RemoteServerConfig, ServerConfig } from '../config/server-config';
-import { systemClock, type Clock, type Logger } from '../ports';
+import type { ServerConfig } from '../config/server-config';
+import { systemClock, type Logger } from '../ports';
 import { DEFAULT_BACKOFF, type BackoffPolicy } from './backoff';
-import { callFailure, isHardMaxTimeout } from '../diagnosis/call-diagnosis';
-import { CallCancel, requestSignal, type Canceller } from './call-cancel';
 import { misuse } from '../diagnosis/diagnosis';
-import { capCallResult, DEFAULT_TEXT_CAP, type ToolResult } from './call-result';
+import { memoLast } from '../memo-last';
+import { DEFAULT_TEXT_CAP, type ToolResult } from './call-result';
 import { launchHash } from './launch-hash';
-import { loginShellPath, type LoginPathSource } from './login-path';
-import { isSessionExpired } from './transport-errors';
-import { realScheduler, ServerConnection, type ClientSetup, type ExpandResult, type Scheduler } from './server-connection';
+import { loginShellPath } from './login-path';
+import { McpServer, noSuchTool, type McpServerDeps } from './mcp-server';
+import { realScheduler } from './server-session';
 import type { ServerState } from './server-state';
 import { DEFAULT_MAX_LINE_BYTES } from './stdio-transport';
 import { buildCatalog, type Catalog, type CatalogTool } from './tool-catalog';
 import { ToolCache } from './tool-cache';
-import type { NameCollision } from './tool-naming';
 import { ToolSettings } from './tool-settings';
 import type { ToolBudget } from '../../../src-preload/contract/tool-budget';
-import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks';
-import { callToolAsTask, runsAsTask, type TaskCallDeps } from './task-call';
-import type { WireSteps } from '../traces/call-traces';
+import type { CallOptions, WireSteps } from './call-vocabulary';
 
-export interface McpManagerDeps {
+/** The servers' deps, each optional with a default (McpServerDeps and SessionDeps say what each is for). */
+export interface McpManagerDeps extends Partial<Omit<McpServerDeps, 'logger' | 'backoff' | 'roots' | 'onChange' | 'onResourceUpdated'>> {
   /** Data home: tool cache and per-tool settings live here. */
   home: string;
   logger: Logger;
-  clock?: Clock;
-  scheduler?: Scheduler;
   backoff?: Partial<BackoffPolicy>;
-  /** The login-shell PATH used to resolve commands (default: read once from the user's shell). */
-  loginPath?: LoginPathSource;
-  /**
-   * Servers start once this settles: a shell passes "the window has its first servers list, or a few
-   * seconds", so dozens of servers booting at once do not hold the window up (the tools show from the cache).
-   */
-  launchGate?: Promise<unknown>;
-  maxLineBytes?: number;
-  stopGraceMs?: number;
-  /** Ping interval for connected remote servers (default 30 s); a failed ping starts the reconnect backoff. */
-  pingIntervalMs?: number;
-  /** Hard maximum for one tool call even while progress keeps arriving (default 10 × the server's toolTimeout). */
-  callHardMaxMs?: number;
-  /** Text over this many characters in a tool result is cut to head + tail. */
-  textCap?: number;
-  /** `${VAR}` / `${secret:NAME}` expansion before each connect; { ok: false } puts the server in error, no launch. */
-  expand?: (config: ServerConfig) => Promise<ExpandResult>;
-  /** Trust gate for servers the user did not write through Switchboard, local or remote; absent = never trusted. */
-  trust?: (config: ServerConfig) => boolean | Promise<boolean>;
-  /** Elicitation and sampling: capabilities to declare and handlers to register on each Client (the chat's). */
-  clientSetup?: ClientSetup;
-  /** OAuth for remote servers (SDK OAuthClientProvider); undefined = no sign-in for that server. */
-  authProviderFor?: (server: RemoteServerConfig) => OAuthClientProvider | undefined;
 }
 
 /** What the snapshot needs of one server. */
@@ -78,46 +40,26 @@ export interface ServerStatus {
   pendingTools: boolean;
 }
 
-export interface CallOptions {
-  /**
-   * The caller's own cancel for this call alone: aborting it cancels the call (the server hears
-   * notifications/cancelled). The manager passes its signal straight to the SDK and aborts it itself
-   * at the hard maximum, so a call makes one signal, not two. A CallCancel costs less than an AbortController.
-   */
-  controller?: Canceller;
-  onProgress?: (progress: CallProgress) => void;
-  /** A call the server runs as a task: each status it reports (working, input_required, …), and a dropped connection. */
-  onTask?: (task: TaskView) => void;
-}
-
-/** Hard maximum for one tool call, as a multiple of the per-call (progress-reset) timeout. */
-const HARD_MAX_FACTOR = 10;
-const ignoreProgress = () => {};
-
-function tracedProgress(trace: WireSteps, onProgress: ((progress: CallProgress) => void) | undefined): (progress: CallProgress) => void {
-  return (progress) => {
-    trace.progress(progress);
-    onProgress?.(progress);
-  };
-}
 const COALESCE_MS = 15;
 
 /**
- * Every configured MCP server, connected in parallel and kept alive; the tool catalog built
- * from them; calls, resources, prompts and roots. One server's failure never touches another.
+ * The fleet: every configured server (an McpServer each), the config diff applied to them, the tool
+ * catalog built from them and its lookups, the roots they are told, and the listeners. One server's
+ * failure never touches another.
  */
 export class McpManager {
-  private readonly connections = new Map<string, ServerConnection>();
+  private readonly servers = new Map<string, McpServer>();
   private readonly cache: ToolCache;
   readonly settings: ToolSettings;
   private settingsLoaded: Promise<void> | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly resourceListeners = new Set<(server: string, uri: string) => void>();
-  private readonly cachedToolsWritten = new WeakMap<ServerConnection, Tool[]>();
+  private readonly cachedToolsWritten = new WeakMap<McpServer, Tool[]>();
+  /** Built on first read after a change (changed() drops it). */
   private catalogMemo: Catalog | undefined;
-  /** The memoized catalog's tools by name: the tool-call path looks one up on every call. */
-  private toolsByName: Map<string, CatalogTool> | undefined;
-  private toolsByServer: Map<string, CatalogTool> | undefined;
+  /** The catalog's tools by name: the tool-call path looks one up on every call. */
+  private readonly toolsByName = memoLast((catalog: Catalog) => new Map(catalog.tools.map((t) => [t.qualifiedName, t])));
+  private readonly toolsByServer = memoLast((catalog: Catalog) => new Map(catalog.tools.map((t) => [`${t.server}\0${t.name}`, t])));
   private flushTimer: NodeJS.Timeout | undefined;
   private rootList: Root[] = [];
   private mcpDisabled = false;
@@ -147,17 +89,17 @@ export class McpManager {
     this.mcpDisabled = options.mcpDisabled ?? false;
     const wanted = new Map(configs.map((c) => [c.name, c]));
     const stopping: Promise<void>[] = [];
-    for (const [name, connection] of this.connections) {
+    for (const [name, mcpServer] of this.servers) {
       const next = wanted.get(name);
-      if (!next || launchHash(next) !== connection.hash) {
-        this.connections.delete(name);
-        stopping.push(connection.stop());
+      if (!next || launchHash(next) !== mcpServer.hash) {
+        this.servers.delete(name);
+        stopping.push(mcpServer.stop());
       }
     }
     await Promise.all(stopping);
-    const added: ServerConnection[] = [];
+    const added: McpServer[] = [];
     for (const config of configs) {
-      const existing = this.connections.get(config.name);
+      const existing = this.servers.get(config.name);
       if (!existing) continue;
       const enabledChanged = existing.config.enabled !== config.enabled;
       existing.updateConfig(config);
@@ -167,17 +109,17 @@ export class McpManager {
     }
     // Fast start: every cached catalog is read (in parallel) and published before any server
     // spawns, so the catalog is whole at once instead of racing the servers' start-up for CPU.
-    const fresh = configs.filter((c) => !this.connections.has(c.name));
+    const fresh = configs.filter((c) => !this.servers.has(c.name));
     const cached = await Promise.all(fresh.map((c) => (c.enabled ? this.cache.read(launchHash(c)) : undefined)));
     fresh.forEach((config, i) => {
-      const connection = new ServerConnection(config, this.connectionDeps(), cached[i]);
-      this.connections.set(config.name, connection);
-      added.push(connection);
+      const server = new McpServer(config, this.serverDeps(), cached[i]);
+      this.servers.set(config.name, server);
+      added.push(server);
     });
     this.changed();
-    for (const connection of added) {
-      if (this.mcpDisabled) void connection.disable(this.offReason(connection.config));
-      else connection.start();
+    for (const mcpServer of added) {
+      if (this.mcpDisabled) void mcpServer.disable(this.offReason(mcpServer.config));
+      else mcpServer.start();
     }
   }
 
@@ -185,35 +127,32 @@ export class McpManager {
     return `MCP is switched off in ${config.source.path}`;
   }
 
-  private connectionDeps() {
+  private serverDeps(): McpServerDeps {
+    const { home: _home, ...deps } = this.deps;
     return {
-      logger: this.deps.logger,
-      clock: this.deps.clock ?? systemClock,
-      scheduler: this.deps.scheduler ?? realScheduler,
-      backoff: { ...DEFAULT_BACKOFF, ...this.deps.backoff },
-      loginPath: this.deps.loginPath ?? loginShellPath,
-      ...(this.deps.launchGate ? { launchGate: this.deps.launchGate } : {}),
-      maxLineBytes: this.deps.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
-      stopGraceMs: this.deps.stopGraceMs ?? 2000,
-      pingIntervalMs: this.deps.pingIntervalMs ?? 30_000,
-      ...(this.deps.expand ? { expand: this.deps.expand } : {}),
-      ...(this.deps.trust ? { trust: this.deps.trust } : {}),
-      ...(this.deps.authProviderFor ? { authProviderFor: this.deps.authProviderFor } : {}),
-      ...(this.deps.clientSetup ? { clientSetup: this.deps.clientSetup } : {}),
+      ...deps,
+      clock: deps.clock ?? systemClock,
+      scheduler: deps.scheduler ?? realScheduler,
+      backoff: { ...DEFAULT_BACKOFF, ...deps.backoff },
+      loginPath: deps.loginPath ?? loginShellPath,
+      maxLineBytes: deps.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES,
+      stopGraceMs: deps.stopGraceMs ?? 2000,
+      pingIntervalMs: deps.pingIntervalMs ?? 30_000,
+      textCap: deps.textCap ?? DEFAULT_TEXT_CAP,
       roots: () => this.rootList,
-      onChange: (connection: ServerConnection) => this.connectionChanged(connection),
-      onResourceUpdated: (server: string, uri: string) => {
+      onChange: (server) => this.serverChanged(server),
+      onResourceUpdated: (server, uri) => {
         for (const listener of this.resourceListeners) listener(server, uri);
       },
     };
   }
 
-  private connectionChanged(connection: ServerConnection): void {
-    if (this.connections.get(connection.name) !== connection) return; // a replaced connection winding down
-    if (connection.toolsLive && this.cachedToolsWritten.get(connection) !== connection.tools) {
-      this.cachedToolsWritten.set(connection, connection.tools);
-      this.cache.write(connection.hash, connection.tools).catch((error: unknown) => {
-        this.deps.logger.warn(`mcp: could not write the tool cache for ${connection.name}`, { error: String(error) });
+  private serverChanged(mcpServer: McpServer): void {
+    if (this.servers.get(mcpServer.name) !== mcpServer) return; // a replaced server winding down
+    if (mcpServer.toolsLive && this.cachedToolsWritten.get(mcpServer) !== mcpServer.tools) {
+      this.cachedToolsWritten.set(mcpServer, mcpServer.tools);
+      this.cache.write(mcpServer.hash, mcpServer.tools).catch((error: unknown) => {
+        this.deps.logger.warn(`mcp: could not write the tool cache for ${mcpServer.name}`, { error: String(error) });
       });
     }
     this.changed();
@@ -232,8 +171,6 @@ export class McpManager {
 
   private changed(): void {
     this.catalogMemo = undefined;
-    this.toolsByName = undefined;
-    this.toolsByServer = undefined;
     if (this.flushTimer) return;
     this.flushTimer = setTimeout(() => {
       this.flushTimer = undefined;
@@ -244,17 +181,17 @@ export class McpManager {
   statuses(): ServerStatus[] {
     const counts = new Map<string, number>();
     for (const tool of this.catalog().tools) counts.set(tool.server, (counts.get(tool.server) ?? 0) + 1);
-    return [...this.connections.values()].map((c) => statusOf(c, counts.get(c.name) ?? 0));
+    return [...this.servers.values()].map((c) => statusOf(c, counts.get(c.name) ?? 0));
   }
 
   status(name: string): ServerStatus | undefined {
-    const connection = this.connections.get(name);
-    return connection && statusOf(connection, this.catalog().tools.filter((t) => t.server === name).length);
+    const mcpServer = this.servers.get(name);
+    return mcpServer && statusOf(mcpServer, this.catalog().tools.filter((t) => t.server === name).length);
   }
 
   /** A server's configuration, without building its status (read on every tool call). */
   serverConfig(name: string): ServerConfig | undefined {
-    return this.connections.get(name)?.config;
+    return this.servers.get(name)?.config;
   }
 
   logs(name: string): string[] {
@@ -264,7 +201,7 @@ export class McpManager {
   /** Resolves once no server is still connecting (or after timeoutMs): for the CLI and tests. */
   async settled(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs;
-    while ([...this.connections.values()].some((c) => c.state.kind === 'connecting') && Date.now() < deadline) {
+    while ([...this.servers.values()].some((c) => c.state.kind === 'connecting') && Date.now() < deadline) {
       await new Promise<void>((done) => {
         const timer = setTimeout(finish, Math.max(0, deadline - Date.now()));
         const off = this.onChange(finish);
@@ -284,13 +221,13 @@ export class McpManager {
 
   async reconnectAll(): Promise<void> {
     if (this.mcpDisabled) throw new AppFailure('conflict', 'MCP is switched off; switch it on to connect servers');
-    await Promise.all([...this.connections.values()].map((c) => c.reconnect()));
+    await Promise.all([...this.servers.values()].map((c) => c.reconnect()));
   }
 
   /** Stop every server and its process group; nothing is left running. */
   async stop(): Promise<void> {
-    const all = [...this.connections.values()];
-    this.connections.clear();
+    const all = [...this.servers.values()];
+    this.servers.clear();
     await Promise.all(all.map((c) => c.stop()));
     await this.cache.settle();
     if (this.flushTimer) clearTimeout(this.flushTimer);
@@ -301,7 +238,7 @@ export class McpManager {
 
   catalog(): Catalog {
     this.catalogMemo ??= buildCatalog(
-      [...this.connections.values()]
+      [...this.servers.values()]
         // A starting or reconnecting server keeps its last known tools, marked pending: a call waits for it.
         .filter((c) => c.state.kind === 'connected' || c.state.kind === 'connecting' || c.state.kind === 'backing_off')
         .map((c) => ({ server: c.name, ...(c.config.prefix ? { prefix: c.config.prefix } : {}), tools: c.tools, pending: c.state.kind !== 'connected' })),
@@ -314,10 +251,6 @@ export class McpManager {
     if (server !== undefined) this.require(server);
     const all = this.catalog().tools;
     return server === undefined ? all : all.filter((t) => t.server === server);
-  }
-
-  collisions(): NameCollision[] {
-    return this.catalog().collisions;
   }
 
   async setToolEnabled(qualifiedName: string, enabled: boolean): Promise<void> {
@@ -348,14 +281,12 @@ export class McpManager {
   }
 
   private lookupTool(qualifiedName: string): CatalogTool | undefined {
-    this.toolsByName ??= new Map(this.catalog().tools.map((t) => [t.qualifiedName, t]));
-    return this.toolsByName.get(qualifiedName);
+    return this.toolsByName(this.catalog()).get(qualifiedName);
   }
 
   /** A server's tool by the server's own name for it (what the tools panel shows). */
   serverTool(server: string, tool: string): CatalogTool | undefined {
-    this.toolsByServer ??= new Map(this.catalog().tools.map((t) => [`${t.server}\0${t.name}`, t]));
-    return this.toolsByServer.get(`${server}\0${tool}`);
+    return this.toolsByServer(this.catalog()).get(`${server}\0${tool}`);
   }
 
   /** The catalog entry a reference names, if the catalog has it now (resolveTool waits for servers still starting). */
@@ -367,84 +298,20 @@ export class McpManager {
   async resolveTool(ref: ToolRef): Promise<CatalogTool> {
     const found = this.findTool(ref);
     if (found) return found;
-    const candidates = 'qualifiedName' in ref ? [...this.connections.values()] : [this.require(ref.server)];
+    const candidates = 'qualifiedName' in ref ? [...this.servers.values()] : [this.require(ref.server)];
     const starting = candidates.filter((c) => !c.toolsLive && (c.state.kind === 'connecting' || c.state.kind === 'backing_off'));
     await Promise.all(starting.map((c) => c.connectedClient(c.config.timeout * 1000).catch(() => undefined)));
     const late = this.findTool(ref);
     if (late) return late;
     if ('qualifiedName' in ref) throw new AppFailure('not_found', `no tool named "${ref.qualifiedName}"`, misuse('call only the tools you were given (switchboard tools lists them)'));
-    const connection = this.require(ref.server);
-    if (connection.state.kind !== 'connected') throw connection.notConnected();
+    const mcpServer = this.require(ref.server);
+    if (mcpServer.state.kind !== 'connected') throw mcpServer.notConnected();
     throw noSuchTool(ref.server, ref.tool);
   }
 
-  /**
-   * Call a server's tool by its own name. Waits for a connecting server within its connect
-   * timeout; times out per call (reset by progress, with a hard maximum); a server that forgot
-   * its HTTP session is re-initialized once, transparently.
-   */
-  async callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}, trace?: WireSteps): Promise<ToolResult> {
-    const connection = this.require(server);
-    const client = connection.readyClient() ?? (await connection.connectedClient(connection.config.timeout * 1000));
-    if (!connection.mayHaveTool(tool)) throw noSuchTool(server, tool);
-    const timeout = connection.config.toolTimeout * 1000;
-    const hardMax = this.deps.callHardMaxMs ?? timeout * HARD_MAX_FACTOR;
-    // A controller we may abort, so a call ended by the hard maximum still sends
-    // notifications/cancelled (the SDK only sends it on abort or on the per-call timer).
-    const cancel = options.controller ?? new CallCancel();
-    const requestOptions = {
-      timeout,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: hardMax,
-      signal: requestSignal(cancel.signal),
-      // Always ask for progress: without a progress token the server cannot keep the call alive.
-      onprogress: trace ? tracedProgress(trace, options.onProgress) : (options.onProgress ?? ignoreProgress),
-    };
-    const asTask = runsAsTask(client, connection.tools, tool);
-    // The trace hears of each request sent: a re-initialized session is a second one, on a new session.
-    const run = (c: typeof client) => {
-      trace?.sent(connection.route());
-      return asTask
-        ? callToolAsTask(c, tool, args, this.taskDeps(connection, timeout, hardMax), { signal: cancel.signal, onProgress: requestOptions.onprogress, ...(options.onTask ? { onTask: options.onTask } : {}) })
-        : c.callTool({ name: tool, arguments: args }, undefined, requestOptions);
-    };
-    try {
-      let raw: Awaited<ReturnType<typeof run>>;
-      try {
-        raw = await run(client);
-      } catch (error) {
-        if (!isSessionExpired(error)) throw error;
-        connection.logs.push('[switchboard] the server forgot our session (HTTP 404); re-initializing once');
-        raw = await run(await connection.reinitialize());
-      }
-      return capCallResult(raw, this.deps.textCap ?? DEFAULT_TEXT_CAP);
-    } catch (error) {
-      const cancelledByCaller = options.controller?.signal.aborted === true;
-      // Only the hard maximum ends a call without the SDK telling the server; every other
-      // failure is a reply, a closed connection, or a timeout the SDK already cancelled.
-      if (!cancelledByCaller && isHardMaxTimeout(error)) cancel.abort(error);
-      if (!(error instanceof McpError) && !(error instanceof AppFailure) && !cancelledByCaller && connection.config.kind === 'remote') {
-        connection.markDropped(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      throw callFailure(error, { server, tool, config: connection.config, state: connection.state, limits: { timeout, hardMax }, cancelledByCaller });
-    }
-  }
-
-  /** What a task call needs of its server's connection: the client now (or once it is back), and how to recover a session. */
-  private taskDeps(connection: ServerConnection, timeoutMs: number, hardMaxMs: number): TaskCallDeps {
-    return {
-      // A dropped server gets as long as a call's hard maximum to come back before the task is given up.
-      client: async () => connection.readyClient() ?? connection.connectedClient(hardMaxMs),
-      readyClient: () => connection.readyClient(),
-      connectionLost: (error) => {
-        if (connection.config.kind === 'remote') connection.markDropped(`request failed: ${error instanceof Error ? error.message : String(error)}`);
-      },
-      reinitialize: () => connection.reinitialize(),
-      isSessionExpired,
-      timeoutMs,
-      hardMaxMs,
-      log: (line) => connection.logs.push(line),
-    };
+  /** Call a server's tool by its own name: the server runs it (McpServer.callTool). */
+  callServerTool(server: string, tool: string, args: Record<string, unknown>, options: CallOptions = {}, trace?: WireSteps): Promise<ToolResult> {
+    return this.require(server).callTool(tool, args, options, trace);
   }
 
   // ---- resources and prompts ----
@@ -476,8 +343,8 @@ export class McpManager {
   }
 
   prompts(server?: string): { server: string; prompt: Prompt }[] {
-    const connections = server === undefined ? [...this.connections.values()] : [this.require(server)];
-    return connections.filter((c) => c.state.kind === 'connected').flatMap((c) => c.prompts.map((prompt) => ({ server: c.name, prompt })));
+    const servers = server === undefined ? [...this.servers.values()] : [this.require(server)];
+    return servers.filter((c) => c.state.kind === 'connected').flatMap((c) => c.prompts.map((prompt) => ({ server: c.name, prompt })));
   }
 
   async getPrompt(server: string, name: string, args: Record<string, string> = {}): Promise<GetPromptResult> {
@@ -486,8 +353,8 @@ export class McpManager {
   }
 
   private async clientFor(server: string) {
-    const connection = this.require(server);
-    return connection.connectedClient(connection.config.timeout * 1000);
+    const mcpServer = this.require(server);
+    return mcpServer.connectedClient(mcpServer.config.timeout * 1000);
   }
 
   // ---- roots ----
@@ -495,28 +362,19 @@ export class McpManager {
   /** The folders the user picked, served to servers that ask (roots/list); servers are told when they change. */
   setRoots(folders: string[]): void {
     this.rootList = folders.map((folder) => ({ uri: pathToFileURL(folder).href, name: basename(folder) || folder }));
-    for (const connection of this.connections.values()) {
-      if (connection.state.kind !== 'connected') continue;
-      connection.client.sendRootsListChanged().catch(() => {});
+    for (const mcpServer of this.servers.values()) {
+      mcpServer.readyClient()?.sendRootsListChanged().catch(() => {});
     }
   }
 
-  roots(): Root[] {
-    return [...this.rootList];
-  }
-
-  private require(name: string): ServerConnection {
-    const connection = this.connections.get(name);
-    if (!connection) throw new AppFailure('not_found', `no server named "${name}"`, misuse('use a server name from the servers list (switchboard status)'));
-    return connection;
+  private require(name: string): McpServer {
+    const mcpServer = this.servers.get(name);
+    if (!mcpServer) throw new AppFailure('not_found', `no server named "${name}"`, misuse('use a server name from the servers list (switchboard status)'));
+    return mcpServer;
   }
 }
 
-function noSuchTool(server: string, tool: string): AppFailure {
-  return new AppFailure('not_found', `server "${server}" has no tool "${tool}"`, misuse(`call only tools ${server} lists (switchboard tools ${server})`));
-}
-
-function statusOf(c: ServerConnection, toolCount: number): ServerStatus {
+function statusOf(c: McpServer, toolCount: number): ServerStatus {
   return {
     name: c.name,
     config: c.config,

@@ -7,7 +7,7 @@ import type { RemoteServerConfig } from '../config/server-config';
 import { transportOf } from '../url-policy';
 import { transportsLoaded } from './transport-errors';
 
-// Loaded with the first remote server (server-connection.ts imports this module when it connects one).
+// Loaded with the first remote server (server-session.ts imports this module when it connects one).
 transportsLoaded({ StreamableHTTPError, SseError });
 
 export interface RemoteSession {

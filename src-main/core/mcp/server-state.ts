@@ -1,5 +1,3 @@
-import type { ServerStateKind } from '../../../src-preload/contract';
-
 /** One server's connection state; every state carries a human reason the UI shows as is. */
 export type ServerState =
   | { kind: 'disabled'; reason: string }
@@ -10,20 +8,3 @@ export type ServerState =
   /** stderrTail: the last lines the process wrote to stderr when it died starting (what the fix points at). */
   | { kind: 'error'; reason: string; stderrTail?: string[] }
   | { kind: 'backing_off'; reason: string; nextAttemptAt: number };
-
-/** States a connect attempt ends in; a call waiting for its server stops waiting at any of these. */
-export function isSettled(state: ServerState): boolean {
-  switch (state.kind) {
-    case 'connecting':
-      return false;
-    case 'disabled':
-    case 'trust_required':
-    case 'connected':
-    case 'needs_auth':
-    case 'error':
-    case 'backing_off':
-      return true;
-  }
-}
-
-export const stateKind = (state: ServerState): ServerStateKind => state.kind;

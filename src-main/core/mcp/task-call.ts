@@ -15,24 +15,28 @@ import type { CallProgress, TaskView } from '../../../src-preload/contract/tasks
 import { AppFailure } from '../app-error';
 import { taskCancelledByServer, taskFailed, taskLost } from '../diagnosis/task-diagnosis';
 import { requestSignal, type CancelSignal } from './call-cancel';
+import { isSessionExpired } from './transport-errors';
 
-export interface TaskCallDeps {
-  /** The connection's client now; waits (bounded) while the server reconnects, throws when it does not come back. */
-  client: () => Promise<Client>;
+/**
+ * The server a task runs on, across its connections: a task outlives a dropped connection and is
+ * asked about again on the next one (the McpServer).
+ */
+export interface TaskServer {
   /** The client if connected right now, without waiting (a cancel does not wait for a server that is down). */
-  readyClient: () => Client | undefined;
-  /** Called when a poll found the connection gone: a remote server is marked dropped so it reconnects. */
-  connectionLost: (error: unknown) => void;
+  readyClient(): Client | undefined;
+  /** Waits (bounded) while the server reconnects; throws when it does not come back. */
+  connectedClient(timeoutMs: number): Promise<Client>;
   /** A streamable HTTP server forgot our session: open a new one. */
-  reinitialize: () => Promise<Client>;
-  isSessionExpired: (error: unknown) => boolean;
-  /** Each request's own timeout (the server's toolTimeout), and the creating call's hard maximum. */
-  timeoutMs: number;
-  hardMaxMs: number;
-  log: (line: string) => void;
+  reinitialize(): Promise<Client>;
+  /** A poll found the connection gone: a remote server is marked dropped so it reconnects. */
+  connectionLost(error: unknown): void;
+  log(line: string): void;
 }
 
 export interface TaskCallOptions {
+  /** Each request's own timeout (the server's toolTimeout), and the creating call's hard maximum. */
+  timeoutMs: number;
+  hardMaxMs: number;
   signal: CancelSignal;
   onProgress: (progress: CallProgress) => void;
   onTask?: (task: TaskView) => void;
@@ -53,13 +57,13 @@ export function runsAsTask(client: Client, tools: readonly Tool[], name: string)
   return support === 'optional' || support === 'required';
 }
 
-export async function callToolAsTask(first: Client, tool: string, args: Record<string, unknown>, deps: TaskCallDeps, options: TaskCallOptions): Promise<CallToolResult> {
+export async function callToolAsTask(first: Client, tool: string, args: Record<string, unknown>, server: TaskServer, options: TaskCallOptions): Promise<CallToolResult> {
   const { signal } = options;
   const created = await first.request({ method: 'tools/call', params: { name: tool, arguments: args } }, CreatedOrResult, {
     task: {},
-    timeout: deps.timeoutMs,
+    timeout: options.timeoutMs,
     resetTimeoutOnProgress: true,
-    maxTotalTimeout: deps.hardMaxMs,
+    maxTotalTimeout: options.hardMaxMs,
     signal: requestSignal(signal),
     // The SDK keeps this handler for the task's lifetime: progress keeps arriving after the task is created.
     onprogress: options.onProgress,
@@ -71,7 +75,7 @@ export async function callToolAsTask(first: Client, tool: string, args: Record<s
   const report = (reconnecting = false) => options.onTask?.(taskView(task, reconnecting));
   report();
   const cancelled = async () => {
-    const confirmed = await cancelTask(deps, taskId);
+    const confirmed = await cancelTask(server, taskId, options.timeoutMs);
     if (!confirmed) return;
     task = confirmed;
     report();
@@ -82,27 +86,28 @@ export async function callToolAsTask(first: Client, tool: string, args: Record<s
     while (task.status === 'working') {
       await sleep(task.pollInterval ?? DEFAULT_POLL_MS, signal);
       try {
-        client = await untilAborted(deps.client(), signal);
-        task = await untilAborted(client.experimental.tasks.getTask(taskId, { timeout: deps.timeoutMs }), signal);
+        // A dropped server gets as long as a call's hard maximum to come back before the task is given up.
+        client = await untilAborted(Promise.resolve(server.readyClient() ?? server.connectedClient(options.hardMaxMs)), signal);
+        task = await untilAborted(client.experimental.tasks.getTask(taskId, { timeout: options.timeoutMs }), signal);
         lostPolls = 0;
         report();
       } catch (error) {
         if (signal.aborted) throw error;
-        if (deps.isSessionExpired(error)) {
-          deps.log(`[switchboard] the server forgot our session during task ${taskId}; re-initializing`);
-          client = await deps.reinitialize();
+        if (isSessionExpired(error)) {
+          server.log(`[switchboard] the server forgot our session during task ${taskId}; re-initializing`);
+          client = await server.reinitialize();
           continue;
         }
         if (!isConnectionLoss(error) || ++lostPolls > MAX_LOST_POLLS) throw lostOrFailed(error, tool, taskId, task);
-        deps.log(`[switchboard] lost the connection while task ${taskId} runs; asking again once the server is back`);
-        deps.connectionLost(error);
+        server.log(`[switchboard] lost the connection while task ${taskId} runs; asking again once the server is back`);
+        server.connectionLost(error);
         report(true);
       }
     }
-    const result = await untilAborted(finish(client, tool, task, deps), signal);
+    const result = await untilAborted(finish(client, tool, task, options), signal);
     if (task.status === 'input_required') {
       // tasks/result answered after the person's input: show the status the task ended with.
-      const ended = await client.experimental.tasks.getTask(taskId, { timeout: deps.timeoutMs }).catch(() => undefined);
+      const ended = await client.experimental.tasks.getTask(taskId, { timeout: options.timeoutMs }).catch(() => undefined);
       if (ended) {
         task = ended;
         report();
@@ -116,19 +121,19 @@ export async function callToolAsTask(first: Client, tool: string, args: Record<s
 }
 
 /** A task that left "working": its result, or the reason it has none. */
-async function finish(client: Client, tool: string, task: Task, deps: TaskCallDeps): Promise<CallToolResult> {
+async function finish(client: Client, tool: string, task: Task, limits: Pick<TaskCallOptions, 'timeoutMs' | 'hardMaxMs'>): Promise<CallToolResult> {
   const { taskId } = task;
   switch (task.status) {
     case 'completed':
-      return client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { timeout: deps.timeoutMs });
+      return client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { timeout: limits.timeoutMs });
     case 'input_required':
       // tasks/result delivers the server's questions (elicitation, sampling) and answers once the task ends;
       // the person may take their time, so only the task's own lifetime bounds it.
-      return client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { timeout: task.ttl ?? deps.hardMaxMs, resetTimeoutOnProgress: true });
+      return client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { timeout: task.ttl ?? limits.hardMaxMs, resetTimeoutOnProgress: true });
     case 'failed':
       // A failed task may still carry the tool's own error result; without one, its status message says why.
       try {
-        const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { timeout: deps.timeoutMs });
+        const result = await client.experimental.tasks.getTaskResult(taskId, CallToolResultSchema, { timeout: limits.timeoutMs });
         return { ...result, isError: true };
       } catch {
         throw taskFailed(tool, task.statusMessage);
@@ -143,15 +148,15 @@ async function finish(client: Client, tool: string, task: Task, deps: TaskCallDe
 }
 
 /** tasks/cancel, so the server stops the work (not just our waiting); a failure to send it is logged, not thrown. */
-async function cancelTask(deps: TaskCallDeps, taskId: string): Promise<Task | undefined> {
+async function cancelTask(server: TaskServer, taskId: string, timeoutMs: number): Promise<Task | undefined> {
   try {
-    const client = deps.readyClient();
+    const client = server.readyClient();
     if (!client) throw new Error('the server is not connected');
-    const { _meta, ...task } = await client.experimental.tasks.cancelTask(taskId, { timeout: deps.timeoutMs });
-    deps.log(`[switchboard] cancelled task ${taskId} (tasks/cancel)`);
+    const { _meta, ...task } = await client.experimental.tasks.cancelTask(taskId, { timeout: timeoutMs });
+    server.log(`[switchboard] cancelled task ${taskId} (tasks/cancel)`);
     return task;
   } catch (error) {
-    deps.log(`[switchboard] could not cancel task ${taskId}: ${error instanceof Error ? error.message : String(error)}`);
+    server.log(`[switchboard] could not cancel task ${taskId}: ${error instanceof Error ? error.message : String(error)}`);
     return undefined;
   }
 }

@@ -4,7 +4,7 @@
  * the rest of the conversation, and calling a found tool takes the ToolCaller's path as always.
  */
 import type { LoadedTool } from '../../../src-preload/contract/chat';
-import type { ModelTool } from '../chat/providers/chat-provider';
+import type { ModelTool } from './model-tool';
 import { loadedTool, type ToolLoading } from './tool-loading';
 
 /** Never a catalog name: those always hold "__" between server and tool. */

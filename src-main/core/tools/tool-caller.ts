@@ -5,53 +5,32 @@
  * Main runs its own copy of the approved arguments (SECURITY A1); tools stay namespaced (A4).
  */
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { visibleTo, type CallOrigin, type CatalogTool, type ToolRef, type ToolResult } from '../../../src-preload/contract/tools';
+import { visibleTo, type CatalogTool, type ToolRef, type ToolResult } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
-import type { ApprovalBroker, ToolCallVerdict } from '../approvals/approval-broker';
+import type { ApprovalBroker, PolicyAsk, PolicyDecision, ToolCallVerdict } from '../approvals/approval-broker';
 import { CallCancel } from '../mcp/call-cancel';
-import type { CallOptions, McpManager } from '../mcp/mcp-manager';
+import type { McpManager } from '../mcp/mcp-manager';
+import type { CallOutcome, CallRecording, CallRequest } from '../mcp/call-vocabulary';
 import { ARGUMENTS_FIX } from '../diagnosis/call-diagnosis';
 import { misuse, terminal, withDiagnosis } from '../diagnosis/diagnosis';
-import type { CallRecording, CallTraces } from '../traces/call-traces';
+import type { CallTraces } from '../traces/call-traces';
+import { memoLast } from '../memo-last';
 import { checkArguments } from './tool-arguments';
 
 /** What the caller needs of the MCP manager (a test may give it SDK clients of its own). */
 export type ToolSource = Pick<McpManager, 'tools' | 'findTool' | 'resolveTool' | 'callServerTool'>;
 
-export interface CallRequest extends CallOptions {
-  origin: CallOrigin;
-  /** An app may call only tools of the server that rendered it. */
-  appServer?: string;
-  conversationId?: string;
-  callId?: string;
-  /** Told once the call is approved, just before it is sent (the chat's card moves to "running"). */
-  onApproved?: (run: { args: Record<string, unknown>; because: string; by: 'user' | 'policy' }) => void;
-}
-
-export type CallOutcome =
-  | { kind: 'refused'; tool?: CatalogTool; error: AppFailure }
-  | { kind: 'denied'; tool: CatalogTool; by: 'user' | 'policy'; because: string; reason?: string }
-  | { kind: 'cancelled'; tool: CatalogTool; stage: 'approval' | 'running'; args?: Record<string, unknown>; because?: string }
-  | { kind: 'failed'; tool: CatalogTool; args: Record<string, unknown>; because: string; error: AppFailure }
-  | { kind: 'done'; tool: CatalogTool; args: Record<string, unknown>; because: string; result: ToolResult };
-
 /** The CLI's rule: typing `switchboard call` is the person's consent; a deny rule and a disabled tool still refuse. */
 const CLI_CONSENT = 'you ran it yourself with switchboard call';
 
 export class ToolCaller {
-  private listedFrom: CatalogTool[] | undefined;
-  private forModel: CatalogTool[] = [];
+  private readonly forModel = memoLast((all: CatalogTool[]) => all.filter((t) => t.enabled && visibleTo(t, 'model')));
 
-  constructor(private readonly deps: { source: ToolSource; broker: Pick<ApprovalBroker, 'requestToolCall' | 'decidedByPolicy'>; traces?: Pick<CallTraces, 'record'> }) {}
+  constructor(private readonly deps: { source: ToolSource; broker: Pick<ApprovalBroker, 'requestToolCall' | 'policyDecision'>; traces?: Pick<CallTraces, 'record'> }) {}
 
   /** The tools offered to a model: enabled, and not marked app-only (MCP Apps visibility). Rebuilt only when the catalog changes. */
   modelTools(): CatalogTool[] {
-    const all = this.deps.source.tools();
-    if (all !== this.listedFrom) {
-      this.listedFrom = all;
-      this.forModel = all.filter((t) => t.enabled && visibleTo(t, 'model'));
-    }
-    return this.forModel;
+    return this.forModel(this.deps.source.tools());
   }
 
   call(ref: ToolRef, args: Record<string, unknown>, request: CallRequest): Promise<CallOutcome> {
@@ -71,7 +50,8 @@ export class ToolCaller {
     const refusal = this.refusal(tool, args, request);
     if (refusal) return { kind: 'refused', tool, error: refusal };
 
-    const verdict = this.policyFirst(tool, args, request) ?? (await this.askPerson(tool, args, request));
+    const policy = this.policyFirst(tool, args, request);
+    const verdict = policy.kind === 'ask' ? await this.askPerson(tool, args, request, policy) : policy;
     if (verdict.kind === 'cancelled') return { kind: 'cancelled', tool, stage: 'approval' };
     if (verdict.kind === 'deny') return { kind: 'denied', tool, by: verdict.by, because: verdict.because, ...(verdict.reason ? { reason: verdict.reason } : {}) };
 
@@ -111,19 +91,20 @@ export class ToolCaller {
 
   /**
    * The approval policy's answer when it decides alone (allow or deny): no dialog could change the
-   * arguments, so they run as given. Undefined when a person must answer. The CLI's own rule: typing
+   * arguments, so they run as given; otherwise what to ask the person. The CLI's own rule: typing
    * the command is consent, so only a deny refuses.
    */
-  private policyFirst(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): ToolCallVerdict | undefined {
-    const decided = this.deps.broker.decidedByPolicy(tool, args);
-    if (request.origin !== 'cli' || decided?.kind === 'deny') return decided;
-    return { kind: 'run', args, by: 'user', because: decided?.because ?? CLI_CONSENT };
+  private policyFirst(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): PolicyDecision | PolicyAsk {
+    const decided = this.deps.broker.policyDecision(tool, args);
+    if (request.origin !== 'cli' || decided.kind === 'deny') return decided;
+    return { kind: 'run', args, by: 'user', because: decided.kind === 'run' ? decided.because : CLI_CONSENT };
   }
 
-  private askPerson(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest): Promise<ToolCallVerdict> {
+  private askPerson(tool: CatalogTool, args: Record<string, unknown>, request: CallRequest, ask: PolicyAsk): Promise<ToolCallVerdict> {
     return this.deps.broker.requestToolCall({
       tool,
       args,
+      ask,
       origin: request.origin,
       catalog: () => this.deps.source.tools().filter((t) => t.enabled),
       signal: request.controller?.signal ?? NEVER_CANCELLED,

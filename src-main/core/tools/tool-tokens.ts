@@ -4,7 +4,7 @@
  * for current Claude models is not public, so for Claude the figure is an estimate.
  */
 import type { CatalogTool } from '../../../src-preload/contract/tools';
-import type { ModelTool } from '../chat/providers/chat-provider';
+import type { ModelTool } from './model-tool';
 import { countHere, type CountTexts } from './token-worker';
 
 export const TOKENIZER = 'o200k_base (gpt-tokenizer)';

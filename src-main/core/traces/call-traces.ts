@@ -7,8 +7,8 @@
  *
  * A call's reply goes out before its trace is completed: measuring sizes, the last step and the
  * export wait until the calls that ended in the last moment are completed together (COMPLETE_AFTER_MS,
- * or sooner once COMPLETE_AT calls wait), or until the next read, which completes them first: a busy
- * web-mode bridge had paid one turn of the event loop per call for it.
+ * or sooner once COMPLETE_AT calls wait), or until the next read, which completes them first
+ * (bench/README.md, "Why the call path is shaped as it is").
  */
 import type { CatalogTool, ToolRef } from '../../../src-preload/contract/tools';
 import type { FailureClass } from '../../../src-preload/contract/common';
@@ -16,7 +16,7 @@ import type { CallProgress } from '../../../src-preload/contract/tasks';
 import type { CallRoute, CallTrace, TraceStep } from '../../../src-preload/contract/traces';
 import { diagnoseToolResult } from '../diagnosis/call-diagnosis';
 import { systemClock, type Clock } from '../ports';
-import type { CallOutcome, CallRequest } from '../tools/tool-caller';
+import type { CallOutcome, CallRecording, CallRequest } from '../mcp/call-vocabulary';
 
 /** Where finished traces go besides memory (OpenTelemetry, when it is switched on). */
 export interface TraceSink {
@@ -32,25 +32,8 @@ export interface CallTracesDeps {
   sink?: TraceSink;
 }
 
-/** What the MCP manager tells a call's trace: each time the request goes out, and each progress notification. */
-export interface WireSteps {
-  sent(route: CallRoute): void;
-  progress(progress: CallProgress): void;
-}
-
-/** One call's trace while it runs; the call path tells it each step. */
-export interface CallRecording extends WireSteps {
-  /** The tool named was found: the trace is filed under its server. */
-  resolved(tool: CatalogTool): void;
-  approved(by: 'user' | 'policy', because: string): void;
-}
-
 const DEFAULT_PER_SERVER = 200;
-/**
- * How long an ended call's trace may wait to be completed with others (unless something reads it first).
- * Short, because a waiting trace holds its call's outcome: held for 500 ms, outcomes outlived young-generation
- * collections and cost more in GC than one completion per call did.
- */
+/** How long an ended call's trace may wait to be completed with others (unless something reads it first); short, since it holds the outcome. */
 export const COMPLETE_AFTER_MS = 2;
 /** So many ended calls waiting are completed on the next turn, whatever the time: what waits stays small. */
 export const COMPLETE_AT = 64;

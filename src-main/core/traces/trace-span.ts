@@ -40,7 +40,7 @@ export function emitSpan(tracer: Tracer, trace: CallTrace): void {
 function routeAttributes(route: CallRoute): Attributes {
   return {
     'network.transport': route.transport === 'stdio' ? 'pipe' : 'tcp',
-    'switchboard.connection.generation': route.generation,
+    'switchboard.connection.sequence': route.connection,
     ...(route.pid !== undefined ? { 'switchboard.server.pid': route.pid } : {}),
     ...(route.url !== undefined ? { 'url.full': route.url } : {}),
     ...(route.session !== undefined ? { 'switchboard.session.tag': route.session } : {}),

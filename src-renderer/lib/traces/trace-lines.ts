@@ -29,7 +29,7 @@ export function traceSummary(trace: CallTrace): string {
 
 export function routeText(route: CallRoute): string {
   const where = route.pid !== undefined ? `process ${route.pid}` : route.url !== undefined ? `${route.url}${route.session ? ` (session #${route.session})` : ''}` : route.transport;
-  return `${where}, connection ${route.generation}`;
+  return `${where}, connection ${route.connection}`;
 }
 
 function describe(step: TraceStep): Pick<TraceLine, 'text' | 'tone'> {

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import type { BrokerEvent } from '../../../src-main/core/approvals/approval-broker';
 import { createChatHandlers, type ChatHandlers } from '../../../src-main/core/chat/chat-handlers';
 import { ChatService } from '../../../src-main/core/chat/chat-service';
+import { composeCallPath } from '../../../src-main/core/compose';
 import type { ChatEvent } from '../../../src-main/core/chat/chat-session';
 import { SdkToolSource } from '../../support/sdk-tool-source';
 import { KeytarVault } from '../../../src-main/core/secrets/keytar-vault';
@@ -47,15 +48,16 @@ async function service(): Promise<ChatService> {
   hub.subscribe((name, payload) => events.push({ name, payload } as ChatEvent | BrokerEvent));
   const tools = new SdkToolSource([{ server: 'everything', client: everything }]);
   await tools.refresh();
-  const chat = new ChatService({
+  const logger = { info() {}, warn() {}, error() {} };
+  const calls = composeCallPath({ home: home.home, logger, source: tools, emit: emitToHub(hub), rules: () => chat.settings.peek(), serverApproval: () => 'ask' });
+  const chat: ChatService = new ChatService({
     home: home.home,
     vault,
     localProbeUrl: llm.openAiBaseUrl,
     opener: { open: async () => undefined },
-    logger: { info() {}, warn() {}, error() {} },
+    logger,
     emit: emitToHub(hub),
-    tools,
-    serverApproval: () => 'ask',
+    calls,
   });
   await chat.start();
   handlers = createChatHandlers(chat);

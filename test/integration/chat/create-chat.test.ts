@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChat } from '../../../src-main/core/chat/create-chat';
+import { composeChat } from '../../../src-main/core/compose';
 import type { StdioServerConfig } from '../../../src-main/core/config/server-config';
 import { EventHub } from '../../../src-main/core/event-hub';
 import { McpManager } from '../../../src-main/core/mcp/mcp-manager';
@@ -42,13 +42,13 @@ afterAll(async () => {
   await home.cleanup();
 });
 
-describe('createChat', () => {
+describe('composeChat', () => {
   it("reads each server's approval setting from its config, and sends events through the core's hub", async () => {
     const events = new EventHub();
     const seen = new EventLog<{ name: EventName; payload: EventPayload<EventName> }>();
     events.subscribe((name, payload) => seen.push({ name, payload }));
-    const chat = createChat({ home: home.home, vault: new KeytarVault(`Switchboard-test-${randomBytes(4).toString('hex')}`), opener: { open: async () => undefined }, logger: quiet, events, mcp: manager });
-    await chat.service.start();
+    const chat = composeChat({ home: home.home, vault: new KeytarVault(`Switchboard-test-${randomBytes(4).toString('hex')}`), opener: { open: async () => undefined }, logger: quiet, events, mcp: manager });
+    await chat.chat.start();
     await chat.handlers.setChatSettings({ provider: 'openai-compatible', baseUrl: llm.openAiBaseUrl, model: 'fake', autoAllowReadOnly: false, rules: [] });
 
     llm.script(
@@ -79,8 +79,8 @@ describe('createChat', () => {
       const events = new EventHub();
       const seen = new EventLog<{ name: EventName; payload: EventPayload<EventName> }>();
       events.subscribe((name, payload) => seen.push({ name, payload }));
-      const chat = createChat({ home: home.home, vault: new KeytarVault(`Switchboard-test-${randomBytes(4).toString('hex')}`), opener: { open: async () => undefined }, logger: quiet, events, mcp: limited });
-      await chat.service.start();
+      const chat = composeChat({ home: home.home, vault: new KeytarVault(`Switchboard-test-${randomBytes(4).toString('hex')}`), opener: { open: async () => undefined }, logger: quiet, events, mcp: limited });
+      await chat.chat.start();
       await chat.handlers.setChatSettings({ provider: 'openai-compatible', baseUrl: llm.openAiBaseUrl, model: 'fake', autoAllowReadOnly: false, rules: [] });
       llm.script({ toolCalls: [{ id: 'slow', name: 'box__sleep', args: { ms: 4000, tick: 100 } }] }, { text: 'it ran too long' });
       await chat.handlers.sendMessage({ text: 'sleep' });

@@ -13,7 +13,7 @@ import { OpenAiCompatibleProvider } from '../../../src-main/core/chat/providers/
 import { ARGUMENTS_FIX } from '../../../src-main/core/diagnosis/call-diagnosis';
 import { MemoryVault } from '../../../src-main/core/secrets/memory-vault';
 import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
-import type { CallOutcome } from '../../../src-main/core/tools/tool-caller';
+import type { CallOutcome } from '../../../src-main/core/mcp/call-vocabulary';
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/llm/fake-llm-server';
 import { EventLog, toolResultsIn } from '../chat/chat-test-kit';
 import { fixture, is, quietLogger, tempHome, waitForState } from '../mcp/helpers';

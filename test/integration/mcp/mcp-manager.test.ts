@@ -294,7 +294,7 @@ describe('tool catalog', () => {
       ['a_b', `a_b__echo_${suffix('a_b', 'echo')}`],
     ]);
     expect(new Set(echoes.map((t) => t.server))).toEqual(new Set(['a.b', 'a_b']));
-    expect(m.collisions().find((c) => c.name === 'a_b__echo')?.tools).toEqual([
+    expect(m.catalog().collisions.find((c) => c.name === 'a_b__echo')?.tools).toEqual([
       { server: 'a.b', tool: 'echo' },
       { server: 'a_b', tool: 'echo' },
     ]);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { McpManager } from '../../../src-main/core/mcp/mcp-manager';
-import type { Scheduler } from '../../../src-main/core/mcp/server-connection';
+import type { Scheduler } from '../../../src-main/core/mcp/server-session';
 import { schemaValidator } from '../../../src-main/core/mcp/schema-validator';
 import { callByName, EVERYTHING, fixture, is, manager, stdio, tempHome, waitForState } from './helpers';
 

@@ -96,7 +96,7 @@ describe('the trace of one call', () => {
     expect(stepOf(again!, 'approved')).toMatchObject({ by: 'policy', because: 'you always allow this tool' });
   });
 
-  it('records a refusal and a failure with their error class, and shows the reconnect by a new process and generation', async () => {
+  it('records a refusal and a failure with their error class, and shows the reconnect by a new process and connection number', async () => {
     const { core } = await startCore({ box: TOOLBOX });
     const allow = { origin: 'cli' as const };
     await core.chat.caller.call({ server: 'box', tool: 'echo' }, { message: 42 }, allow);
@@ -115,7 +115,7 @@ describe('the trace of one call', () => {
     const routeBefore = stepOf(before!, 'sent')!.route;
     const routeAfter = stepOf(after!, 'sent')!.route;
     expect(routeAfter.pid).not.toBe(routeBefore.pid);
-    expect(routeAfter.generation).toBeGreaterThan(routeBefore.generation);
+    expect(routeAfter.connection).toBeGreaterThan(routeBefore.connection);
     expect(stepOf(died!, 'sent')!.route).toEqual(routeBefore);
   });
 

@@ -12,7 +12,7 @@ describe('trace lines', () => {
       steps: [
         { kind: 'asked', at: 0, origin: 'app', argsBytes: 2048 },
         { kind: 'approved', at: 1532, by: 'policy', because: 'the rule "docs__*: allow"' },
-        { kind: 'sent', at: 1533, route: { transport: 'http', generation: 3, url: 'https://mcp.example.com/mcp', session: 'a1b2c3d4' } },
+        { kind: 'sent', at: 1533, route: { transport: 'http', connection: 3, url: 'https://mcp.example.com/mcp', session: 'a1b2c3d4' } },
         { kind: 'progress', at: 1700, progress: 5 },
         { kind: 'failed', at: 2534, code: 'unavailable', class: 'transient' },
       ],
@@ -49,6 +49,6 @@ describe('trace lines', () => {
     const time = new Date(Date.UTC(2026, 10, 23, 21, 4, 5)).toLocaleTimeString('en-GB', { hour12: false });
     expect(traceSummary(base({ outcome: 'done', durationMs: 1234, origin: 'person' }))).toBe(`search — done in 1.2 s, asked by you (tools panel) at ${time}`);
     expect(traceSummary(base({}))).toBe(`search — under way, asked by the model at ${time}`);
-    expect(routeText({ transport: 'stdio', generation: 2, pid: 4242 })).toBe('process 4242, connection 2');
+    expect(routeText({ transport: 'stdio', connection: 2, pid: 4242 })).toBe('process 4242, connection 2');
   });
 });

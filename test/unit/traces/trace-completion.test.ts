@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { CallTrace } from '../../../src-preload/contract';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import { CallTraces, COMPLETE_AFTER_MS, COMPLETE_AT, type TraceSink } from '../../../src-main/core/traces/call-traces';
-import type { CallOutcome } from '../../../src-main/core/tools/tool-caller';
+import type { CallOutcome } from '../../../src-main/core/mcp/call-vocabulary';
 
 const tool = { server: 'box', name: 'echo', qualifiedName: 'box__echo', enabled: true, inputSchema: { type: 'object' } } as CatalogTool;
 const args = { message: 'hello' };

@@ -1,7 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { MessageParam, ContentBlockParam, ImageBlockParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ChatMessage, ImageMimeType } from '../../../../src-preload/contract/chat';
-import { attachmentCaption, DEFAULT_MAX_TOKENS, toolResultImages, type ChatProvider, type ModelTool, type StopReason, type TurnEvent, type TurnRequest } from './chat-provider';
+import { attachmentCaption, DEFAULT_MAX_TOKENS, toolResultImages, type ChatProvider, type StopReason, type TurnEvent, type TurnRequest } from './chat-provider';
+import type { ModelTool } from '../../tools/model-tool';
 
 export interface AnthropicOptions {
   apiKey: string;

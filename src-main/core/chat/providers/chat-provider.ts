@@ -1,12 +1,7 @@
 /** What the tool loop needs from a model: stream one turn given the conversation and the tools. */
 import type { ChatMessage, ImageMimeType, MessageAttachment, ToolCallOutcome, ToolCallRequest } from '../../../../src-preload/contract/chat';
 import { IMAGE_MIME_TYPES, MAX_IMAGE_BYTES } from '../../../../src-preload/contract/values';
-
-export interface ModelTool {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-}
+import type { ModelTool } from '../../tools/model-tool';
 
 export type StopReason = 'end' | 'tool_use' | 'max_tokens' | 'other';
 

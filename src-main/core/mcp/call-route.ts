@@ -5,7 +5,8 @@ import type { CallRoute } from '../../../src-preload/contract/traces';
 
 export interface RouteFacts {
   transport: TransportKind;
-  generation: number;
+  /** The session's sequence number: which connection of this server. */
+  connection: number;
   pid?: number | undefined;
   url?: string | undefined;
   sessionId?: string | undefined;
@@ -15,7 +16,7 @@ export function callRoute(facts: RouteFacts): CallRoute {
   const url = facts.url === undefined ? undefined : safeUrl(facts.url);
   return {
     transport: facts.transport,
-    generation: facts.generation,
+    connection: facts.connection,
     ...(facts.pid !== undefined ? { pid: facts.pid } : {}),
     ...(url !== undefined ? { url } : {}),
     ...(facts.sessionId ? { session: sessionTag(facts.sessionId) } : {}),
