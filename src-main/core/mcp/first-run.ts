@@ -57,6 +57,8 @@ export class StartWatch {
   private readonly timer: NodeJS.Timeout;
   private partial = '';
   private probing = false;
+  /** Once the attempt ended, stderr is the running server's log, never again the state's detail. */
+  private ended = false;
 
   constructor(private readonly options: StartWatchOptions) {
     const probeMs = options.probeMs ?? Math.min(1000, Math.max(50, options.timeoutMs / 4));
@@ -74,10 +76,11 @@ export class StartWatch {
     const lines = (this.partial + chunk).split(/\r?\n|\r/);
     this.partial = lines.pop() ?? '';
     const last = lines.map((line) => line.trim()).filter(Boolean).at(-1);
-    if (last) this.options.onProgress(last.length > DETAIL_CHARS ? `${last.slice(0, DETAIL_CHARS)}…` : last);
+    if (last && !this.ended) this.options.onProgress(last.length > DETAIL_CHARS ? `${last.slice(0, DETAIL_CHARS)}…` : last);
   }
 
   dispose(): void {
+    this.ended = true;
     clearInterval(this.timer);
   }
 

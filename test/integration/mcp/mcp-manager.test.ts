@@ -112,6 +112,8 @@ describe('connection states', () => {
     m = manager(home);
     await m.apply([toolbox('flood', ['--stderr-flood', '5000'])]);
     await waitForState(m, 'flood', is('connected'));
+    // stderr is its own pipe: the flood's last line may land after initialize's answer.
+    await expect.poll(() => m!.logs('flood').at(-1)).toBe('flood line 5000');
     const logs = m.logs('flood');
     expect(logs).toHaveLength(200);
     expect(logs[0]).toBe('flood line 4801');
