@@ -144,15 +144,23 @@ export class Scrubber {
     return this.walk(value, true) as T;
   }
 
+  /** Copies only what holds a secret: an answer with nothing to replace (most tool results) comes back as it was. */
   private walk(value: unknown, byName: boolean): unknown {
     if (typeof value === 'string') return this.text(value);
-    if (Array.isArray(value)) return value.map((item) => this.walk(item, byName));
+    if (Array.isArray(value)) {
+      const items = value.map((item) => this.walk(item, byName));
+      return items.some((item, i) => item !== value[i]) ? items : value;
+    }
     if (value instanceof Error) return this.text(value.message);
     // Plain data only: a Date, a byte array or a class instance passes as it is.
     if (value === null || typeof value !== 'object' || !isPlainObject(value)) return value;
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, byName && typeof item === 'string' && item !== '' && isSecretName(key) && !REFERENCE.test(item) ? SCRUBBED : this.walk(item, byName)]),
-    );
+    let changed = false;
+    const entries = Object.entries(value).map(([key, item]): [string, unknown] => {
+      const next = byName && typeof item === 'string' && item !== '' && isSecretName(key) && !REFERENCE.test(item) ? SCRUBBED : this.walk(item, byName);
+      changed ||= next !== item;
+      return [key, next];
+    });
+    return changed ? Object.fromEntries(entries) : value;
   }
 
   private rememberNamed(value: object): void {
