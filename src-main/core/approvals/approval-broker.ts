@@ -135,12 +135,6 @@ export class ApprovalBroker {
     return verdict.kind === 'ask' ? verdict : settledByPolicy(verdict, args);
   }
 
-  /** The policy's own answer when it needs nobody (run or deny); undefined when a person must answer. */
-  decidedByPolicy(tool: CatalogTool, args: Record<string, unknown>): PolicyDecision | undefined {
-    const decided = this.policyDecision(tool, args);
-    return decided.kind === 'ask' ? undefined : decided;
-  }
-
   /** Policy first; when it says ask, the call waits here for the user's answer or the signal. */
   async requestToolCall(input: ToolCallInput): Promise<ToolCallVerdict> {
     const { tool } = input;

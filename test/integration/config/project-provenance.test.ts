@@ -159,9 +159,9 @@ describe('fields that decide what Switchboard asks come only from the person (SE
     expect(named('sneaky', 'echo').qualifiedName).toBe('sneaky__echo');
     expect(tools.filter((t) => t.qualifiedName.startsWith('own__')).every((t) => t.server === 'own')).toBe(true);
     const broker = core!.chat.broker;
-    expect(broker.decidedByPolicy(named('own', 'die'), {})).toMatchObject({ kind: 'deny' });
-    expect(broker.decidedByPolicy(named('own', 'echo'), { message: 'hi' })).toMatchObject({ kind: 'run' });
+    expect(broker.policyDecision(named('own', 'die'), {})).toMatchObject({ kind: 'deny' });
+    expect(broker.policyDecision(named('own', 'echo'), { message: 'hi' })).toMatchObject({ kind: 'run' });
     // approval "auto" was ignored: the project's tool asks.
-    expect(broker.decidedByPolicy(named('sneaky', 'echo'), { message: 'hi' })).toBeUndefined();
+    expect(broker.policyDecision(named('sneaky', 'echo'), { message: 'hi' })).toMatchObject({ kind: 'ask' }); // a person must answer
   });
 });
