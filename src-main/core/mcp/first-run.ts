@@ -42,8 +42,10 @@ export interface StartWatchOptions {
   pid: () => number | undefined;
   /** A new stderr line while starting: the state's detail. */
   onProgress: (line: string) => void;
-  /** How often the process group is sampled; a quarter of the timeout, at most 1 s. */
+  /** How often the process group may be sampled; a quarter of the timeout, at most 1 s. */
   probeMs?: number;
+  /** Reads the group's work so far (default: /proc, `groupWork`). */
+  sample?: (pgid: number) => Promise<number | undefined>;
 }
 
 /**
@@ -85,14 +87,16 @@ export class StartWatch {
   }
 
   private async probe(): Promise<void> {
-    // On a loaded machine one reading of /proc may outlast the interval: never two at once.
-    if (this.probing) return;
+    // Reading /proc costs the main process a file read per process on the machine: only a start that has
+    // been quiet for half its timeout is sampled, so a server that answers in time is never read at all.
+    // On a loaded machine one reading may outlast the interval: never two at once.
+    if (this.probing || Date.now() - this.lastActivity < this.options.timeoutMs / 2) return;
     this.probing = true;
     const pid = this.options.pid();
-    const sample = pid === undefined ? undefined : await groupWork(pid).finally(() => (this.probing = false));
+    const sample = pid === undefined ? undefined : await (this.options.sample ?? groupWork)(pid).finally(() => (this.probing = false));
     if (pid === undefined) this.probing = false;
-    // The first reading counts the work done since the process started (a slow reading on a loaded machine must not look idle).
-    if (sample !== undefined && sample > (this.lastSample ?? 0)) this.lastActivity = Date.now();
+    // The first reading is the baseline; work between two readings is progress.
+    if (sample !== undefined && this.lastSample !== undefined && sample > this.lastSample) this.lastActivity = Date.now();
     if (sample !== undefined) this.lastSample = sample;
     if (Date.now() - this.lastActivity >= this.options.timeoutMs && !this.controller.signal.aborted) {
       // The same error the SDK's own timeout gives, so the reason reads "timed out after 30 s during initialize".
