@@ -4,12 +4,14 @@
  * tools — built once and handed to whoever calls tools (the chat, the tools panel, MCP Apps, the CLI),
  * and the chat over it. Nothing below the root builds any of these.
  */
-import type { PolicySettings, ServerApproval } from './approvals/approval-policy';
+import type { ServerApproval } from './approvals/approval-policy';
+import { ApprovalSettingsStore, approvalSettingsFile } from './approvals/approval-settings';
 import { ApprovalBroker, type BrokerEvent } from './approvals/approval-broker';
 import { ApprovalStore, approvalsFile } from './approvals/approval-store';
 import { systemClock, type Clock, type Logger, type SecretVault, type UrlOpener } from './ports';
 import { createChatHandlers, type ChatHandlers } from './chat/chat-handlers';
 import { ChatService, emitToHub } from './chat/chat-service';
+import { chatSettingsFile } from './chat/providers/provider-settings';
 import type { EventHub } from './event-hub';
 import type { McpManager } from './mcp/mcp-manager';
 import { ToolCaller, type ToolSource } from './tools/tool-caller';
@@ -24,8 +26,6 @@ export interface CallPathDeps {
   source: ToolSource;
   /** Approval events for the shells (emitToHub(core.events)). */
   emit: (event: BrokerEvent) => void;
-  /** The approval rules the person set (kept with the chat settings). */
-  rules: () => Omit<PolicySettings, 'serverApproval'>;
   /** The `approval` field of the server's config ("ask" when unknown). */
   serverApproval: (server: string) => ServerApproval;
   /** Budget and pins for tools on demand (the MCP manager's tool settings); the defaults when absent. */
@@ -38,6 +38,8 @@ export interface CallPathDeps {
 
 export interface CallPath {
   approvals: ApprovalStore;
+  /** The person's approval rules and read-only switch. */
+  rules: ApprovalSettingsStore;
   broker: ApprovalBroker;
   /** The one call path for every caller: the chat, the tools panel, MCP Apps, the CLI. */
   caller: ToolCaller;
@@ -50,9 +52,11 @@ export interface CallPath {
 export function composeCallPath(deps: CallPathDeps): CallPath {
   const clock = deps.clock ?? systemClock;
   const approvals = new ApprovalStore(approvalsFile(deps.home), deps.logger, clock);
+  // Kept in the chat settings before they had a file of their own: read from there once.
+  const rules = new ApprovalSettingsStore(approvalSettingsFile(deps.home), { earlierFile: chatSettingsFile(deps.home), logger: deps.logger, clock });
   const broker = new ApprovalBroker({
     store: approvals,
-    settings: () => ({ ...deps.rules(), serverApproval: deps.serverApproval }),
+    settings: () => ({ ...rules.peek(), serverApproval: deps.serverApproval }),
     emit: deps.emit,
     clock,
   });
@@ -64,7 +68,7 @@ export function composeCallPath(deps: CallPathDeps): CallPath {
     settings: deps.toolSettings ?? DEFAULT_LOADING_SETTINGS,
     ...(deps.countAfter ? { countAfter: deps.countAfter } : {}),
   });
-  return { approvals, broker, caller, traces, loading };
+  return { approvals, rules, broker, caller, traces, loading };
 }
 
 export interface ChatCompositionDeps {
@@ -80,7 +84,7 @@ export interface ChatCompositionDeps {
 
 /**
  * The call path over the MCP manager and the chat over it: per-server `approval` from each server's
- * config, the approval rules from the chat settings, events on the core's hub. Call `chat.start()` in the core's start().
+ * config, the person's approval settings, events on the core's hub. Call `chat.start()` in the core's start().
  */
 export function composeChat(deps: ChatCompositionDeps): { calls: CallPath; chat: ChatService; handlers: ChatHandlers } {
   const emit = emitToHub(deps.events);
@@ -89,8 +93,6 @@ export function composeChat(deps: ChatCompositionDeps): { calls: CallPath; chat:
     logger: deps.logger,
     source: deps.mcp,
     emit,
-    // The approval rules are kept with the chat settings; the chat exists before any call is asked.
-    rules: () => chat.settings.peek(),
     serverApproval: (server) => deps.mcp.serverConfig(server)?.approval ?? 'ask',
     toolSettings: deps.mcp.settings,
     ...(deps.traces ? { traces: deps.traces } : {}),

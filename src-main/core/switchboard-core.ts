@@ -292,7 +292,7 @@ export class SwitchboardCore {
       },
       ...this.chatHandlers,
       ...installHandlers(this.bundles, this.uploads, this.servers, this.installLinks),
-      ...grantHandlers({ approvals: this.calls.approvals, rules: this.chat.settings }),
+      ...grantHandlers({ approvals: this.calls.approvals, rules: this.calls.rules }),
       ...sandboxHandlers({ home: this.deps.home, server: (name) => {
           const status = this.mcp.status(name);
           return status && { config: status.config, reason: status.state.reason };

@@ -1,20 +1,14 @@
 import type { z } from 'zod';
-import type { ChatSettings } from '../../../src-preload/contract/chat';
 import type { GrantView, grantInvokes } from '../../../src-preload/contract/grants';
 import { AppFailure } from '../app-error';
-import type { ApprovalRule } from './approval-policy';
+import type { ApprovalSettingsStore } from './approval-settings';
 import type { ApprovalStore } from './approval-store';
 
 type GrantInvokes = typeof grantInvokes;
 type GrantHandlers = { [K in keyof GrantInvokes]: (input: z.output<GrantInvokes[K]['input']>) => Promise<GrantInvokes[K]['output']> };
 
-/** Where the approval rules are kept (the chat settings store). */
-export interface RuleStore {
-  peek(): { rules: ApprovalRule[] };
-  get(): ChatSettings;
-  set(settings: ChatSettings): Promise<unknown>;
-  addedAt(rule: ApprovalRule): number | undefined;
-}
+/** Where the approval rules are kept. */
+export type RuleStore = Pick<ApprovalSettingsStore, 'peek' | 'get' | 'set' | 'addedAt'>;
 
 /** The grants page: always-allows from the approval store and the allow rules from the rule store. */
 export function grantHandlers(chat: { approvals: Pick<ApprovalStore, 'list' | 'revokeTool' | 'revokeServerGrant'>; rules: RuleStore }): GrantHandlers {

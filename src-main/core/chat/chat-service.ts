@@ -1,4 +1,5 @@
 /** The chat area: settings, provider, conversations, the tool loop and server requests, over the call path the root composed. */
+import type { ApprovalSettingsStore } from '../approvals/approval-settings';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../src-preload/contract/chat';
 import type { ApprovalBroker, BrokerEvent } from '../approvals/approval-broker';
@@ -28,7 +29,7 @@ export interface ChatServiceDeps {
   /** Chat and approval events for the shells: `emitToHub(core.events)`. */
   emit: (event: ChatEvent | BrokerEvent) => void;
   /** The approvals, caller and tool loading the root composed (compose.ts); the chat builds none of them. */
-  calls: { approvals: ApprovalStore; broker: ApprovalBroker; caller: ToolCaller; loading: ToolLoading };
+  calls: { approvals: ApprovalStore; rules: ApprovalSettingsStore; broker: ApprovalBroker; caller: ToolCaller; loading: ToolLoading };
   clock?: Clock;
   /** Where "no key" probes for a local model; Ollama's default. */
   localProbeUrl?: string;
@@ -53,7 +54,7 @@ export class ChatService {
   constructor(private readonly deps: ChatServiceDeps) {
     this.imageUploads = new UploadStaging(join(deps.home, 'chat-uploads'), MAX_IMAGE_BYTES, { noun: 'image', use: 'attached', extension: '.img' });
     this.clock = deps.clock ?? systemClock;
-    this.settings = new ChatSettingsStore(chatSettingsFile(deps.home), deps.logger, this.clock);
+    this.settings = new ChatSettingsStore(chatSettingsFile(deps.home), deps.logger, this.clock, deps.calls.rules);
     this.conversations = new ConversationStore(conversationsDir(deps.home), deps.logger);
     ({ approvals: this.approvals, broker: this.broker, caller: this.caller, loading: this.loading } = deps.calls);
     this.sessions = new ChatSessions({

@@ -49,7 +49,7 @@ async function service(): Promise<ChatService> {
   const tools = new SdkToolSource([{ server: 'everything', client: everything }]);
   await tools.refresh();
   const logger = { info() {}, warn() {}, error() {} };
-  const calls = composeCallPath({ home: home.home, logger, source: tools, emit: emitToHub(hub), rules: () => chat.settings.peek(), serverApproval: () => 'ask' });
+  const calls = composeCallPath({ home: home.home, logger, source: tools, emit: emitToHub(hub), serverApproval: () => 'ask' });
   const chat: ChatService = new ChatService({
     home: home.home,
     vault,

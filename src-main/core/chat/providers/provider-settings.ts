@@ -1,10 +1,11 @@
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { z } from 'zod';
 import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../../src-preload/contract/chat';
 import { AppFailure } from '../../app-error';
 import { isLoopbackHost, transportOf } from '../../url-policy';
 import { systemClock, type Clock, type Logger, type SecretVault } from '../../ports';
 import { readJsonFile, writeFileAtomic } from '../../config/atomic-file';
+import { ApprovalSettingsStore, approvalSettingsFile } from '../../approvals/approval-settings';
 import type { ChatProvider } from './chat-provider';
 
 /** Ollama's OpenAI-compatible endpoint: the local default offered when no key is set. */
@@ -24,19 +25,14 @@ export const DEFAULT_MODEL: Record<ProviderKind, string> = { anthropic: DEFAULT_
 
 const PROVIDERS: ProviderKind[] = ['anthropic', 'openai-compatible'];
 
+/** The provider's part; the approval fields are the ApprovalSettingsStore's (an older file still holds them: ignored here). */
 const settingsSchema = z.object({
   provider: z.enum(['anthropic', 'openai-compatible']),
   baseUrl: z.string(),
   model: z.string().min(1),
-  autoAllowReadOnly: z.boolean(),
-  rules: z.array(z.object({ pattern: z.string().min(1), effect: z.enum(['allow', 'ask', 'deny']) })),
-  /** When each rule was first saved ("effect pattern" -> epoch ms), for the grants page; absent in older files. */
-  ruleAddedAt: z.record(z.string(), z.number()).optional(),
   imageInput: z.boolean().optional(),
 });
-
-/** The key a rule's date is kept under: the same pattern with another effect is another rule. */
-export const ruleKey = (rule: { pattern: string; effect: string }): string => `${rule.effect} ${rule.pattern}`;
+type ProviderSettings = z.infer<typeof settingsSchema>;
 
 export const chatSettingsFile = (home: string): string => join(home, 'chat-settings.json');
 
@@ -68,50 +64,45 @@ export function baseUrlProblem(raw: string): string | undefined {
   return undefined;
 }
 
+/**
+ * The chat's settings form as one object: the provider's part kept in chat-settings.json, the
+ * approval rules and read-only switch in the approval settings (their owner; the broker reads them there).
+ */
 export class ChatSettingsStore {
-  private current: ChatSettings = { ...DEFAULT_CHAT_SETTINGS };
-  private ruleAddedAt: Record<string, number> = {};
+  private current: ProviderSettings = providerPart(DEFAULT_CHAT_SETTINGS);
+  private readonly approvals: ApprovalSettingsStore;
 
   constructor(
     private readonly file: string,
     private readonly logger?: Logger,
-    private readonly clock: Clock = systemClock,
-  ) {}
+    clock: Clock = systemClock,
+    approvals?: ApprovalSettingsStore,
+  ) {
+    this.approvals = approvals ?? new ApprovalSettingsStore(approvalSettingsFile(dirname(file)), { earlierFile: file, ...(logger ? { logger } : {}), clock });
+  }
 
   async load(): Promise<void> {
-    const read = await readJsonFile(this.file, settingsSchema);
-    if (read.kind === 'ok') {
-      const { ruleAddedAt, ...settings } = read.value;
-      this.current = settings;
-      this.ruleAddedAt = ruleAddedAt ?? {};
-    }
+    const [read] = await Promise.all([readJsonFile(this.file, settingsSchema), this.approvals.load()]);
+    if (read.kind === 'ok') this.current = read.value;
     else if (read.kind === 'invalid') this.logger?.warn(`ignoring unreadable chat settings ${this.file}; using defaults`, { error: read.error });
   }
 
-
   get(): ChatSettings {
-    return structuredClone(this.current);
-  }
-
-  /** The current settings without a copy, for hot paths that only read (the broker on every call). */
-  peek(): Readonly<ChatSettings> {
-    return this.current;
+    return { ...structuredClone(this.current), ...this.approvals.get() };
   }
 
   async set(next: ChatSettings): Promise<void> {
     const problem = baseUrlProblem(next.baseUrl);
     if (problem) throw new AppFailure('invalid_input', problem);
-    this.current = structuredClone(next);
-    // A rule keeps the date it was first saved; a new one is dated now; a removed one's date goes.
-    const now = this.clock.now();
-    this.ruleAddedAt = Object.fromEntries(next.rules.map((rule) => [ruleKey(rule), this.ruleAddedAt[ruleKey(rule)] ?? now]));
-    await writeFileAtomic(this.file, JSON.stringify({ ...this.current, ruleAddedAt: this.ruleAddedAt }, null, 2));
+    const provider = providerPart(next);
+    await this.approvals.set({ autoAllowReadOnly: next.autoAllowReadOnly, rules: next.rules });
+    await writeFileAtomic(this.file, JSON.stringify(provider, null, 2));
+    this.current = provider;
   }
+}
 
-  /** When a rule was first saved, if known (rules from before dates were kept have none). */
-  addedAt(rule: { pattern: string; effect: string }): number | undefined {
-    return this.ruleAddedAt[ruleKey(rule)];
-  }
+function providerPart(settings: ChatSettings): ProviderSettings {
+  return { provider: settings.provider, baseUrl: settings.baseUrl, model: settings.model, ...(settings.imageInput !== undefined ? { imageInput: settings.imageInput } : {}) };
 }
 
 export function effectiveBaseUrl(settings: ChatSettings): string {
