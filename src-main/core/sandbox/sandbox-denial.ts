@@ -11,7 +11,9 @@ const QUOTED_PATH = /['"`](\/[^'"`\n]*)['"`]/;
 const BARE_PATH = /(?:^|\s)(\/[^\s:'"]+)/;
 const READ_FAILURE = /ENOENT|EACCES|EPERM|No such file or directory|Permission denied|Operation not permitted/;
 const WRITE_FAILURE = /EROFS|Read-only file system/;
-const NET_FAILURE = /(?:ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH)\s+([\w.[\]:-]+)|Network is unreachable|Temporary failure in name resolution/;
+const NET_CODE = /\b(?:ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ECONNRESET|ETIMEDOUT)\b|Network is unreachable|Temporary failure in name resolution/;
+const URL_HOST = /\bhttps?:\/\/([\w.-]+(?::\d+)?)/;
+const NET_OPERAND = /(?:ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH)\s+([\w.[\]:-]+)/;
 
 /**
  * Reads a stderr line for a refusal by this plan (SECURITY X1). A missing file is a denial only when it
@@ -24,9 +26,10 @@ export function detectDenial(line: string, plan: SandboxPlan): SandboxDenial | u
     return { kind: 'write', path };
   }
   if (path && READ_FAILURE.test(line) && isHidden(path, plan) && existsSync(path)) return { kind: 'read', path };
-  if (plan.network.kind === 'none') {
-    const net = NET_FAILURE.exec(line);
-    if (net) return { kind: 'connect', host: net[1] ?? 'the network' };
+  if (plan.network.kind === 'none' && NET_CODE.test(line)) {
+    // npm and pip name the URL apart from the code ("fetch GET https://registry.npmjs.org/… failed with EAI_AGAIN").
+    const host = URL_HOST.exec(line)?.[1] ?? NET_OPERAND.exec(line)?.[1];
+    return { kind: 'connect', host: host ?? 'the network' };
   }
   return undefined;
 }

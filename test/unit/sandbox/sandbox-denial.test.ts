@@ -39,6 +39,14 @@ describe('detectDenial', () => {
     expect(detectDenial('Error: getaddrinfo EAI_AGAIN api.github.com', plan)).toEqual({ kind: 'connect', host: 'api.github.com' });
     expect(detectDenial('Error: connect ECONNREFUSED 127.0.0.1:5432', { ...plan, network: { kind: 'domains', allowed: ['x.com'], denied: [] } })).toBeUndefined();
   });
+
+  it("names the host of a package manager's failed download, which npm prints apart from its error code", () => {
+    const npm = 'npm http fetch GET https://registry.npmjs.org/@modelcontextprotocol%2fserver-sequential-thinking attempt 2 failed with EAI_AGAIN';
+    expect(detectDenial(npm, plan)).toEqual({ kind: 'connect', host: 'registry.npmjs.org' });
+    expect(detectDenial("pip: Retrying after connection broken by 'NewConnectionError: Failed to establish a new connection: [Errno -3] Temporary failure in name resolution': https://pypi.org/simple/mcp-server-time/", plan)).toEqual({ kind: 'connect', host: 'pypi.org' });
+    // A URL in a line that is not a network failure is not a denial.
+    expect(detectDenial('npm http fetch GET 200 https://registry.npmjs.org/zod 31ms (cache hit)', plan)).toBeUndefined();
+  });
 });
 
 describe('describeDenial', () => {
