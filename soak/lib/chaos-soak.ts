@@ -5,7 +5,7 @@ import { causeOf, planRound, runRound, type CallOutcome } from './calls';
 import { Chaos, type ChaosPlan, type DropRecord, type KillRecord } from './chaos';
 import { checkFiles, withTurn, type CoreFiles } from './core-files';
 import { Fleet, type FleetShape } from './fleet';
-import { openFdCount, openFdKinds, rssMegabytes, SpawnedSessions } from './processes';
+import { openFdCount, openFdKinds, SpawnedSessions } from './processes';
 import { countBy, laterHalf, percentile, slope } from './series';
 
 export interface ChaosSoakOptions {
@@ -51,6 +51,8 @@ export interface ChaosFigures {
   samples: RoundSample[];
   /** Start and end: every server connected, nothing in flight, after gc. Slopes: over the rounds' samples. */
   rss: { startMb: number; endMb: number; slopeMbPerRound: number; laterSlopeMbPerRound: number };
+  /** Every memoryUsage() field at the two settled measures. */
+  memory: { start: MemoryMb; end: MemoryMb };
   /** endUnsettled: the count the moment every server was back, before it held still (what the check used to read). */
   fds: { start: number; end: number; endUnsettled: number; slopePerRound: number; laterSlopePerRound: number; grewByKind: Record<string, number> };
   sessionsStarted: number;
@@ -61,10 +63,30 @@ export interface ChaosFigures {
   files: CoreFiles;
 }
 
-const gc = () => (globalThis as { gc?: () => void }).gc?.();
+type ExposedGc = (options?: { type: 'major'; execution: 'sync'; flavor: 'regular' | 'last-resort' }) => void;
+/**
+ * A full collection that also gives back what V8 keeps for reuse (the `last-resort` flavour is the one a
+ * heap about to run out makes). Since Node 22 the young generation grows to 128 MB under load (Node 20:
+ * 32 MB), and the pages it frees when it shrinks again stay resident in V8's page pool until such a
+ * collection: without it, RSS before and after the rounds differs by how far the young generation grew
+ * in between, not by what was kept (docs/soak.md, "What the memory check measures").
+ */
+const gc = () => {
+  const collect = (globalThis as { gc?: ExposedGc }).gc;
+  collect?.(); // a full collection on every Node (Node 20 ignores the options below)
+  collect?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+};
 
-interface Measure {
+/** process.memoryUsage() in MB: rss is all the process holds; heapUsed, external and arrayBuffers are what JS keeps alive. */
+export interface MemoryMb {
   rssMb: number;
+  heapTotalMb: number;
+  heapUsedMb: number;
+  externalMb: number;
+  arrayBuffersMb: number;
+}
+
+interface Measure extends MemoryMb {
   fds: number;
 }
 
@@ -74,10 +96,14 @@ interface SettledMeasure extends Measure {
   fdsBeforeStill: number;
 }
 
+const mb = (bytes: number) => bytes / (1024 * 1024);
+
 function measure(): Measure {
   gc();
-  return { rssMb: rssMegabytes(), fds: openFdCount() };
+  const m = process.memoryUsage();
+  return { rssMb: mb(m.rss), heapTotalMb: mb(m.heapTotal), heapUsedMb: mb(m.heapUsed), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers), fds: openFdCount() };
 }
+const memoryOf = ({ rssMb, heapTotalMb, heapUsedMb, externalMb, arrayBuffersMb }: MemoryMb): MemoryMb => ({ rssMb, heapTotalMb, heapUsedMb, externalMb, arrayBuffersMb });
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /** Memory and descriptors once the descriptor count has held still for `quietMs` (at most 30 s of waiting). */
@@ -226,6 +252,7 @@ function figures(
     drops: chaos.drops,
     samples,
     rss: { startMb: settled[0]!.rssMb, endMb: settled[1]!.rssMb, slopeMbPerRound: slope(rss), laterSlopeMbPerRound: slope(laterHalf(rss)) },
+    memory: { start: memoryOf(settled[0]!), end: memoryOf(settled[1]!) },
     fds: { start: settled[0]!.fds, end: settled[1]!.fds, slopePerRound: slope(fds), laterSlopePerRound: slope(laterHalf(fds)), endUnsettled: settled[1]!.fdsBeforeStill, grewByKind: kindGrowth(settled[0]!.fdKinds, settled[1]!.fdKinds) },
     sessionsStarted,
     orphans: leftovers.orphans.map((o) => ({ pid: o.pid, sid: o.sid, state: o.state })),
