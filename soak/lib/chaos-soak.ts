@@ -5,6 +5,7 @@ import { causeOf, planRound, runRound, type CallOutcome } from './calls';
 import { Chaos, type ChaosPlan, type DropRecord, type KillRecord } from './chaos';
 import { checkFiles, withTurn, type CoreFiles } from './core-files';
 import { Fleet, type FleetShape } from './fleet';
+import { settledMemory, type MemoryMb } from './memory';
 import { openFdCount, openFdKinds, SpawnedSessions } from './processes';
 import { countBy, laterHalf, percentile, slope } from './series';
 
@@ -49,7 +50,7 @@ export interface ChaosFigures {
   skippedKills: string[];
   drops: DropRecord[];
   samples: RoundSample[];
-  /** Start and end: every server connected, nothing in flight, after gc. Slopes: over the rounds' samples. */
+  /** Start and end: every server connected, nothing in flight, after collectGarbage() (memory.ts). Slopes: over the rounds' samples. */
   rss: { startMb: number; endMb: number; slopeMbPerRound: number; laterSlopeMbPerRound: number };
   /** Every memoryUsage() field at the two settled measures. */
   memory: { start: MemoryMb; end: MemoryMb };
@@ -63,29 +64,6 @@ export interface ChaosFigures {
   files: CoreFiles;
 }
 
-type ExposedGc = (options?: { type: 'major'; execution: 'sync'; flavor: 'regular' | 'last-resort' }) => void;
-/**
- * A full collection that also gives back what V8 keeps for reuse (the `last-resort` flavour is the one a
- * heap about to run out makes). Since Node 22 the young generation grows to 128 MB under load (Node 20:
- * 32 MB), and the pages it frees when it shrinks again stay resident in V8's page pool until such a
- * collection: without it, RSS before and after the rounds differs by how far the young generation grew
- * in between, not by what was kept (docs/soak.md, "What the memory check measures").
- */
-const gc = () => {
-  const collect = (globalThis as { gc?: ExposedGc }).gc;
-  collect?.(); // a full collection on every Node (Node 20 ignores the options below)
-  collect?.({ type: 'major', execution: 'sync', flavor: 'last-resort' });
-};
-
-/** process.memoryUsage() in MB: rss is all the process holds; heapUsed, external and arrayBuffers are what JS keeps alive. */
-export interface MemoryMb {
-  rssMb: number;
-  heapTotalMb: number;
-  heapUsedMb: number;
-  externalMb: number;
-  arrayBuffersMb: number;
-}
-
 interface Measure extends MemoryMb {
   fds: number;
 }
@@ -96,12 +74,8 @@ interface SettledMeasure extends Measure {
   fdsBeforeStill: number;
 }
 
-const mb = (bytes: number) => bytes / (1024 * 1024);
-
 function measure(): Measure {
-  gc();
-  const m = process.memoryUsage();
-  return { rssMb: mb(m.rss), heapTotalMb: mb(m.heapTotal), heapUsedMb: mb(m.heapUsed), externalMb: mb(m.external), arrayBuffersMb: mb(m.arrayBuffers), fds: openFdCount() };
+  return { ...settledMemory(), fds: openFdCount() };
 }
 const memoryOf = ({ rssMb, heapTotalMb, heapUsedMb, externalMb, arrayBuffersMb }: MemoryMb): MemoryMb => ({ rssMb, heapTotalMb, heapUsedMb, externalMb, arrayBuffersMb });
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
