@@ -9,6 +9,8 @@ import { parseArgs } from 'node:util';
 import { renderReport, verdicts } from './lib/report';
 import { FULL, runSoak, SHORT } from './lib/soak';
 
+// Without it the memory check would compare RSS that V8 has not settled (soak/lib/memory.ts).
+if (!(globalThis as { gc?: unknown }).gc) throw new Error('run the soak with node --expose-gc (npm run soak does)');
 const { values } = parseArgs({ options: { short: { type: 'boolean', default: false } } });
 const profile = values.short ? SHORT : FULL;
 const loadBefore = loadavg()[0]!;

@@ -5,7 +5,8 @@ import { causeOf, planRound, runRound, type CallOutcome } from './calls';
 import { Chaos, type ChaosPlan, type DropRecord, type KillRecord } from './chaos';
 import { checkFiles, withTurn, type CoreFiles } from './core-files';
 import { Fleet, type FleetShape } from './fleet';
-import { openFdCount, openFdKinds, rssMegabytes, SpawnedSessions } from './processes';
+import { settledMemory, type MemoryMb } from './memory';
+import { openFdCount, openFdKinds, SpawnedSessions } from './processes';
 import { countBy, laterHalf, percentile, slope } from './series';
 
 export interface ChaosSoakOptions {
@@ -49,8 +50,10 @@ export interface ChaosFigures {
   skippedKills: string[];
   drops: DropRecord[];
   samples: RoundSample[];
-  /** Start and end: every server connected, nothing in flight, after gc. Slopes: over the rounds' samples. */
+  /** Start and end: every server connected, nothing in flight, after collectGarbage() (memory.ts). Slopes: over the rounds' samples. */
   rss: { startMb: number; endMb: number; slopeMbPerRound: number; laterSlopeMbPerRound: number };
+  /** Every memoryUsage() field at the two settled measures. */
+  memory: { start: MemoryMb; end: MemoryMb };
   /** endUnsettled: the count the moment every server was back, before it held still (what the check used to read). */
   fds: { start: number; end: number; endUnsettled: number; slopePerRound: number; laterSlopePerRound: number; grewByKind: Record<string, number> };
   sessionsStarted: number;
@@ -61,10 +64,7 @@ export interface ChaosFigures {
   files: CoreFiles;
 }
 
-const gc = () => (globalThis as { gc?: () => void }).gc?.();
-
-interface Measure {
-  rssMb: number;
+interface Measure extends MemoryMb {
   fds: number;
 }
 
@@ -75,9 +75,9 @@ interface SettledMeasure extends Measure {
 }
 
 function measure(): Measure {
-  gc();
-  return { rssMb: rssMegabytes(), fds: openFdCount() };
+  return { ...settledMemory(), fds: openFdCount() };
 }
+const memoryOf = ({ rssMb, heapTotalMb, heapUsedMb, externalMb, arrayBuffersMb }: MemoryMb): MemoryMb => ({ rssMb, heapTotalMb, heapUsedMb, externalMb, arrayBuffersMb });
 const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /** Memory and descriptors once the descriptor count has held still for `quietMs` (at most 30 s of waiting). */
@@ -226,6 +226,7 @@ function figures(
     drops: chaos.drops,
     samples,
     rss: { startMb: settled[0]!.rssMb, endMb: settled[1]!.rssMb, slopeMbPerRound: slope(rss), laterSlopeMbPerRound: slope(laterHalf(rss)) },
+    memory: { start: memoryOf(settled[0]!), end: memoryOf(settled[1]!) },
     fds: { start: settled[0]!.fds, end: settled[1]!.fds, slopePerRound: slope(fds), laterSlopePerRound: slope(laterHalf(fds)), endUnsettled: settled[1]!.fdsBeforeStill, grewByKind: kindGrowth(settled[0]!.fdKinds, settled[1]!.fdKinds) },
     sessionsStarted,
     orphans: leftovers.orphans.map((o) => ({ pid: o.pid, sid: o.sid, state: o.state })),

@@ -108,7 +108,3 @@ export function openFdKinds(): Record<string, number> {
   }
   return kinds;
 }
-
-export function rssMegabytes(): number {
-  return process.memoryUsage().rss / (1024 * 1024);
-}
