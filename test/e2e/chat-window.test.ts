@@ -102,8 +102,12 @@ describe.skipIf(missing !== undefined)('chat window in web mode (Chromium, serve
   }
 
   async function send(page: Page, text: string): Promise<void> {
+    // Enter does nothing while a turn is still ending (Stop in place of Send): on a loaded machine the last
+    // answer's text can show before its turn has ended.
+    await expect.poll(() => page.getByRole('button', { name: 'Send', exact: true }).count(), { timeout: 30_000 }).toBe(1);
     await page.getByTestId('composer-input').fill(text);
     await page.getByTestId('composer-input').press('Enter');
+    await expect.poll(() => page.getByTestId('composer-input').inputValue(), { timeout: 30_000 }).toBe('');
   }
 
   /**
