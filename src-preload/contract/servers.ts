@@ -89,6 +89,8 @@ export interface ConfigProblem {
   /** The server entry at fault, when the problem is one entry's. */
   server?: string;
   message: string;
+  /** Not a fault: something was ignored on purpose and everything else loaded. Never counted as a problem. */
+  note?: true;
 }
 
 export type StatusLevel = 'green' | 'amber' | 'red' | 'neutral';

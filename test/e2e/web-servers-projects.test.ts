@@ -201,6 +201,24 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
     }
   });
 
+  it('shows a field a project file may not set as a note, never counted among the problems', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
+    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { noted: { command: process.execPath, args: [everything, 'stdio'], approval: 'auto' } } }));
+    const app = await startWebApp(async (home) => writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [folder] })));
+    try {
+      const page = await open(app);
+      await poll(stateOf(page, 'noted')).toBe('trust_required');
+      const notes = page.getByRole('region', { name: 'Configuration notes' });
+      await expect.poll(() => notes.innerText()).toContain('"approval": "auto"');
+      expect(await notes.getByRole('heading').innerText()).toBe('A note on your configuration');
+      expect(await page.getByRole('alert', { name: 'Configuration problems' }).count()).toBe(0);
+      expect(await page.locator('main').innerText()).not.toMatch(/problems? in your configuration/);
+    } finally {
+      await app.stop();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(noKeychain !== undefined)('shows a rich list: connected, error with its reason, retrying, disabled, remote and awaiting approval', async () => {
     project = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
     await writeFile(join(project, '.mcp.json'), JSON.stringify(projectEntry('marker-rich'), null, 2));
