@@ -234,6 +234,29 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     expect(await error.textContent()).toContain('the app did not start within 2 s');
   });
 
+  it('says what the app’s console printed when it fails before it starts: its first error, as bounded plain text', async () => {
+    const crash = await server('hostile').appFor('show-crash');
+    await mountApp('crash', { ...crash, toolName: 'show-crash', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { initMs: 2000 } });
+    const error = page.locator('#crash [data-testid="app-frame-error"]');
+    await error.waitFor({ timeout: 10_000 });
+    const text = (await error.textContent())!;
+    expect(text).toContain('the app did not start within 2 s; its console said: config failed: <img src=x onerror="parent.postMessage(1, \'*\')"> gnp.exe xxx');
+    // Markup stays text, the override is gone, the line is bounded, and the later error is not the one shown.
+    expect(await error.locator('img').count()).toBe(0);
+    expect(text).not.toContain('\u202E');
+    expect(text).not.toContain('the second error');
+    expect(text.length).toBeLessThan(500);
+    expect(text).toMatch(/x…$/);
+  });
+
+  it('names what the app’s CSP refused when that keeps it from starting', async () => {
+    const cdn = await server('hostile').appFor('show-cdn');
+    await mountApp('cdn', { ...cdn, toolName: 'show-cdn', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { initMs: 2000 } });
+    const error = page.locator('#cdn [data-testid="app-frame-error"]');
+    await error.waitFor({ timeout: 10_000 });
+    expect(await error.textContent()).toContain('its console said: refused by its content security policy (script-src-elem): https://cdn.example.invalid/app.js');
+  });
+
   it('renders server-basic-svelte and gives it the tool input, then the result', async () => {
     const basic = await server('basic-svelte').appFor('get-time');
     await mountApp('basic', { ...basic, toolName: 'get-time', serverName: 'basic-svelte', toolInput: {}, theme: 'light' });
