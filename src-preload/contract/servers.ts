@@ -192,4 +192,6 @@ export const serverInvokes = {
 
 export const serverEvents = {
   serversChanged: out<ServersSnapshot>(),
+  /** Its log grew: a Logs tab open on it reads serverLogs again (the first line at once, a flood at most 5 times a second). */
+  serverLogsChanged: out<{ name: string }>(),
 } as const;
