@@ -201,6 +201,31 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
     }
   });
 
+  it('shows the servers of a project added while it runs as needing approval from their first appearance', async () => {
+    const folder = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
+    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { later: { command: process.execPath, args: [everything, 'stdio'] } } }));
+    const app = await startWebApp();
+    try {
+      const page = await open(app);
+      const shown: string[] = [];
+      page.on('websocket', (ws) =>
+        ws.on('framereceived', ({ payload }) => {
+          for (const match of String(payload).matchAll(/"name":"later"[^}]*?"state":"(\w+)"/g)) shown.push(match[1]!);
+        }),
+      );
+      await page.reload();
+      await page.getByRole('heading', { name: 'Servers' }).waitFor();
+      await page.getByLabel('Project folder path').fill(folder);
+      await page.getByRole('button', { name: 'Add project' }).click();
+      await poll(stateOf(page, 'later')).toBe('trust_required');
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.filter((state) => state !== 'trust_required')).toEqual([]);
+    } finally {
+      await app.stop();
+      await rm(folder, { recursive: true, force: true });
+    }
+  });
+
   it('shows a field a project file may not set as a note, never counted among the problems', async () => {
     const folder = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
     await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { noted: { command: process.execPath, args: [everything, 'stdio'], approval: 'auto' } } }));
