@@ -55,6 +55,7 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
 
     // Installed, but blocked: the trust card shows exactly what will run.
     await poll(() => row(page, 'hello-bundle').getAttribute('data-state')).toBe('trust_required');
+    await page.getByText('Installed "hello-bundle"').waitFor();
     const card = row(page, 'hello-bundle').getByRole('region', { name: 'Approve hello-bundle' });
     await card.waitFor();
     expect(await card.locator('[data-field="args"] li').first().textContent()).toMatch(/\/bundles\/hello-bundle\/[0-9a-f]{16}\/server\/index\.js$/);
@@ -77,6 +78,8 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
     await card.getByRole('button', { name: 'Approve and run' }).click();
     await poll(() => row(page, 'hello-bundle').getAttribute('data-state')).toBe('connected');
     expect(await row(page, 'hello-bundle').locator('.badge').allTextContents()).toContain('bundle 1.0.0');
+    // The success note clears itself (issue 23 item 10); it does not linger over the next task.
+    await expect.poll(() => page.getByText('Installed "hello-bundle"').count(), { timeout: 30_000 }).toBe(0);
     // Its approval is listed with the bundles, not among the project servers.
     await page.getByRole('list', { name: 'Approved bundles' }).locator('[data-approval="hello-bundle"]').waitFor();
     expect(await page.getByRole('list', { name: 'Approved project servers' }).count()).toBe(0);
