@@ -2,6 +2,7 @@
 export const CONSOLE_LINE_MAX = 300;
 
 // Controls, zero-width and bidi marks, and Unicode tag characters: they could hide or reorder what the line says.
+// eslint-disable-next-line no-control-regex -- control characters are exactly what this takes out
 const HIDDEN = /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]|[\u{e0000}-\u{e007f}]/gu;
 
 /**
