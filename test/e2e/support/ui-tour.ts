@@ -224,6 +224,7 @@ export const scenes: Scene[] = [
       await page.getByTestId('composer-input').press('Enter');
       await dialog(page).getByRole('button', { name: 'Allow once' }).click(WAIT);
       await page.locator('[data-testid="message"][data-role="assistant"]', { hasText: 'Anything else?' }).waitFor(WAIT);
+      await turnOver(page);
     },
   },
   {
@@ -238,6 +239,7 @@ export const scenes: Scene[] = [
       await page.getByTestId('composer-input').press('Enter');
       await page.locator(`[data-call-id="${id}"] [data-testid="app-frame"][data-status="running"]`).waitFor({ timeout: 60_000 });
       await page.locator('[data-testid="message"][data-role="assistant"]', { hasText: 'where the server runs' }).waitFor(WAIT);
+      await turnOver(page);
     },
   },
   {
@@ -263,6 +265,9 @@ export const scenes: Scene[] = [
     },
   },
 ];
+
+/** The turn has ended and is stored: Send is back in place of Stop. */
+const turnOver = (page: Page) => page.getByRole('button', { name: 'Send', exact: true }).waitFor(WAIT);
 
 /** Points the chat at the fake LLM (a loopback OpenAI-compatible server needs no key). */
 export async function useFakeModel(page: Page, llm: FakeLlmServer): Promise<void> {
