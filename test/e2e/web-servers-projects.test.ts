@@ -186,28 +186,36 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
     }
   });
 
-  it('shows a project server as needing approval from the first list on, never as waiting to start', async () => {
+  /** A project folder with one server entry, and a web app that lists it at start (`listed`) or does not know it yet. */
+  async function withProject(name: string, entry: Record<string, unknown>, listed: boolean, run: (app: RunningWebApp, folder: string) => Promise<void>): Promise<void> {
     const folder = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
-    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { early: { command: process.execPath, args: [everything, 'stdio'] } } }));
-    const app = await startWebApp(async (home) => writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [folder] })));
+    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: [everything, 'stdio'], ...entry } } }));
+    const app = await startWebApp(async (home) => (listed ? writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [folder] })) : undefined));
     try {
-      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-      const shown = statesSent(page, 'early');
-      await page.goto(app.url);
-      await poll(stateOf(page, 'early')).toBe('trust_required');
-      expect(shown.length).toBeGreaterThan(0);
-      expect(shown.filter((state) => state !== 'trust_required')).toEqual([]);
+      await run(app, folder);
     } finally {
       await app.stop();
       await rm(folder, { recursive: true, force: true });
     }
+  }
+  /** Every state the page was sent for the server was "needs approval", and there was at least one. */
+  const onlyApproval = (shown: string[]) => {
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter((state) => state !== 'trust_required')).toEqual([]);
+  };
+
+  it('shows a project server as needing approval from the first list on, never as waiting to start', async () => {
+    await withProject('early', {}, true, async (app) => {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      const shown = statesSent(page, 'early');
+      await page.goto(app.url);
+      await poll(stateOf(page, 'early')).toBe('trust_required');
+      onlyApproval(shown);
+    });
   });
 
   it('shows the servers of a project added while it runs as needing approval from their first appearance', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
-    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { later: { command: process.execPath, args: [everything, 'stdio'] } } }));
-    const app = await startWebApp();
-    try {
+    await withProject('later', {}, false, async (app, folder) => {
       const page = await open(app);
       const shown = statesSent(page, 'later');
       await page.reload();
@@ -215,19 +223,12 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
       await page.getByLabel('Project folder path').fill(folder);
       await page.getByRole('button', { name: 'Add project' }).click();
       await poll(stateOf(page, 'later')).toBe('trust_required');
-      expect(shown.length).toBeGreaterThan(0);
-      expect(shown.filter((state) => state !== 'trust_required')).toEqual([]);
-    } finally {
-      await app.stop();
-      await rm(folder, { recursive: true, force: true });
-    }
+      onlyApproval(shown);
+    });
   });
 
   it('shows a field a project file may not set as a note, never counted among the problems', async () => {
-    const folder = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
-    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { noted: { command: process.execPath, args: [everything, 'stdio'], approval: 'auto' } } }));
-    const app = await startWebApp(async (home) => writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [folder] })));
-    try {
+    await withProject('noted', { approval: 'auto' }, true, async (app) => {
       const page = await open(app);
       await poll(stateOf(page, 'noted')).toBe('trust_required');
       // Folded, it says what it is in one line; opened, what was left out and where.
@@ -237,10 +238,7 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
       await expect.poll(() => notes.innerText()).toContain('"approval": "auto"');
       expect(await page.getByRole('alert', { name: 'Configuration problems' }).count()).toBe(0);
       expect(await page.locator('main').innerText()).not.toMatch(/problems? in your configuration/);
-    } finally {
-      await app.stop();
-      await rm(folder, { recursive: true, force: true });
-    }
+    });
   });
 
   it.skipIf(noKeychain !== undefined)('shows a rich list: connected, error with its reason, retrying, disabled, remote and awaiting approval', async () => {
