@@ -189,7 +189,7 @@ function printStatus(core: SwitchboardCore, json: boolean, say: Terminal): numbe
     return failing ? 1 : 0;
   }
   say.out(`${snapshot.status.label} · config ${snapshot.configPath}`);
-  for (const problem of snapshot.problems) say.out(`  ! ${problem.message}`);
+  for (const problem of snapshot.problems) say.out(`  ${problem.note ? 'note:' : '!'} ${problem.message}`);
   if (!rows.length) say.out('  no servers configured');
   for (const row of rows) {
     say.out(`\n${row.state === 'connected' ? '●' : '○'} ${row.name}  ${row.state}  (${row.transport}, ${row.tools} tool${row.tools === 1 ? '' : 's'})`);

@@ -141,6 +141,7 @@ export class SwitchboardCore {
       if (this.events.listening) this.events.emit('serversChanged', this.snapshot());
     };
     this.mcp.onChange(serversChanged);
+    this.mcp.logNotices.on((name) => this.events.emit('serverLogsChanged', { name }));
     // Call traces stay in memory; OTEL_EXPORTER_OTLP_ENDPOINT also sends them to a collector (off by default).
     const sink = otlpSinkFromEnv(process.env, this.log, appPackage.version);
     const composed = composeChat({

@@ -67,8 +67,9 @@ export function trayMenuTemplate(snapshot: ServersSnapshot, actions: TrayActions
     return { label: menuText(`${server.name} — ${stateText(server.state)}${reason}`), enabled: false };
   });
   if (serverLines.length === 0) serverLines.push({ label: 'No servers configured', enabled: false });
-  const problems: MenuItemConstructorOptions[] = snapshot.problems.length
-    ? [{ label: menuText(`${basename(snapshot.problems[0]!.file)} has ${snapshot.problems.length === 1 ? 'a problem' : `${snapshot.problems.length} problems`} — open Switchboard to see`), enabled: false }]
+  const faults = snapshot.problems.filter((p) => !p.note); // a note is not a problem
+  const problems: MenuItemConstructorOptions[] = faults.length
+    ? [{ label: menuText(`${basename(faults[0]!.file)} has ${faults.length === 1 ? 'a problem' : `${faults.length} problems`} — open Switchboard to see`), enabled: false }]
     : [];
   return [
     { label: 'Open Switchboard', click: () => actions.open() },

@@ -44,6 +44,8 @@ export interface TrustApprovalView {
   name: string;
   sourcePath: string;
   approvedAt: number;
+  /** Approved as a bundle Switchboard installed (bundles.json), not as a project's server. */
+  bundle: boolean;
 }
 
 export interface AddedServers {

@@ -89,6 +89,8 @@ export interface ConfigProblem {
   /** The server entry at fault, when the problem is one entry's. */
   server?: string;
   message: string;
+  /** Not a fault: something was ignored on purpose and everything else loaded. Never counted as a problem. */
+  note?: true;
 }
 
 export type StatusLevel = 'green' | 'amber' | 'red' | 'neutral';
@@ -190,4 +192,6 @@ export const serverInvokes = {
 
 export const serverEvents = {
   serversChanged: out<ServersSnapshot>(),
+  /** Its log grew: a Logs tab open on it reads serverLogs again (the first line at once, a flood at most 5 times a second). */
+  serverLogsChanged: out<{ name: string }>(),
 } as const;

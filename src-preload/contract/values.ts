@@ -8,6 +8,13 @@ export const THEME_CHOICES = ['system', 'light', 'dark'] as const;
 /** Sent by Switchboard's sandbox proxy to the UI when the app broke its page (the spec reserves this prefix for the proxy). */
 export const SANDBOX_APP_ERROR = 'ui/notifications/sandbox-app-error';
 
+/**
+ * The app's own first console error or uncaught error, from the proxy to the UI (the app's words: data, shown as
+ * text in its card's failure). The proxy forwards only the first, bounded to APP_CONSOLE_MAX characters.
+ */
+export const SANDBOX_APP_CONSOLE_ERROR = 'ui/notifications/sandbox-app-console-error';
+export const APP_CONSOLE_MAX = 1000;
+
 /** Requests one app frame may have waiting (approvals, running calls, link asks) before the next is refused (SECURITY U7). */
 export const APP_PENDING_LIMIT = 8;
 

@@ -17,7 +17,9 @@ if (missing) console.warn(`accessibility e2e skipped: ${missing}`);
 
 /** Each violation as "rule (impact): where", so a failure says what to fix. */
 async function seriousViolations(page: Page): Promise<string[]> {
-  const { violations } = await new AxeBuilder({ page }).analyze();
+  // An MCP App's own document is its server's, not Switchboard's; and axe cannot see the host's background through
+  // the app's transparent frame, so it would judge the app's dark-theme text against white.
+  const { violations } = await new AxeBuilder({ page }).exclude('[data-testid="app-frame"] iframe').analyze();
   return violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1]?.trim() ?? v.help}`));

@@ -98,6 +98,13 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
     return records.find((r) => r.id === id && r.kind === 'message')!.text;
   };
   const frameOf = (id: string) => page.locator(`#${id} iframe`);
+  /** Mounts the hostile fixture's `show-<page>` app with a 2 s start limit; its card's error once it has given up. */
+  const failedToStart = async (app: string) => {
+    await mountApp(app, { ...(await server('hostile').appFor(`show-${app}`)), toolName: `show-${app}`, serverName: 'hostile', toolInput: {}, theme: 'light', limits: { initMs: 2000 } });
+    const error = page.locator(`#${app} [data-testid="app-frame-error"]`);
+    await error.waitFor({ timeout: 10_000 });
+    return error;
+  };
   /** The frame's status, with the error's words when it failed (so a failure says why). */
   const statusOf = async (id: string) => {
     const status = await page.locator(`#${id} [data-testid="app-frame"]`).getAttribute('data-status');
@@ -227,11 +234,25 @@ describe.skipIf(missing)('MCP Apps in the sandbox (web mode, Chromium)', () => {
   });
 
   it('shows an error when an app never initializes within the timeout', async () => {
-    const silent = await server('hostile').appFor('show-silent');
-    await mountApp('silent', { ...silent, toolName: 'show-silent', serverName: 'hostile', toolInput: {}, theme: 'light', limits: { initMs: 2000 } });
-    const error = page.locator('#silent [data-testid="app-frame-error"]');
-    await error.waitFor({ timeout: 10_000 });
+    const error = await failedToStart('silent');
     expect(await error.textContent()).toContain('the app did not start within 2 s');
+  });
+
+  it('says what the app’s console printed when it fails before it starts: its first error, as bounded plain text', async () => {
+    const error = await failedToStart('crash');
+    const text = (await error.textContent())!;
+    expect(text).toContain('the app did not start within 2 s; its console said: config failed: <img src=x onerror="parent.postMessage(1, \'*\')"> gnp.exe xxx');
+    // Markup stays text, the override is gone, the line is bounded, and the later error is not the one shown.
+    expect(await error.locator('img').count()).toBe(0);
+    expect(text).not.toContain('\u202E');
+    expect(text).not.toContain('the second error');
+    expect(text.length).toBeLessThan(500);
+    expect(text).toMatch(/x…$/);
+  });
+
+  it('names what the app’s CSP refused when that keeps it from starting', async () => {
+    const error = await failedToStart('cdn');
+    expect(await error.textContent()).toContain('its console said: refused by its content security policy (script-src-elem): https://cdn.example.invalid/app.js');
   });
 
   it('renders server-basic-svelte and gives it the tool input, then the result', async () => {

@@ -57,7 +57,7 @@ describe.skipIf(missing !== undefined)('chat setup and an unreachable endpoint (
     expect(await panel().getByTestId('key-name').innerText()).toContain('anthropic-api-key');
   });
 
-  it('an endpoint that does not answer is a temporary failure with its fix and a Retry that works once it is back', async () => {
+  it('an endpoint that does not answer is a temporary failure with its fix and a Retry that works once it is back, after a reload too', async () => {
     await panel().getByLabel('Provider').selectOption('openai-compatible');
     await panel().getByLabel('Base URL').fill(await closedPortUrl());
     await panel().getByLabel('Model', { exact: true }).fill('fake-model-small');
@@ -72,6 +72,13 @@ describe.skipIf(missing !== undefined)('chat setup and an unreachable endpoint (
     expect(await failure.innerText()).toContain('cannot reach the endpoint (ECONNREFUSED)');
     expect(await failure.getByTestId('diagnosis').getAttribute('data-class')).toBe('transient');
     expect(await failure.getByTestId('diagnosis').innerText()).toContain('check the endpoint URL in Model settings');
+
+    // A reload forgets the failure's words (they are not stored), but not that the question has no answer.
+    await page.reload();
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Chat' }).click();
+    await page.getByRole('complementary', { name: 'Conversations' }).getByRole('button', { name: /^hello\?/ }).click();
+    await expect.poll(() => failure.innerText()).toContain('This has no answer yet');
+    expect(await failure.getByRole('button', { name: 'Retry' }).count()).toBe(1);
 
     const llm = await startFakeLlmServer([{ text: 'Back again.' }]);
     try {

@@ -55,9 +55,17 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
 
     // Installed, but blocked: the trust card shows exactly what will run.
     await poll(() => row(page, 'hello-bundle').getAttribute('data-state')).toBe('trust_required');
+    await page.getByText('Installed "hello-bundle"').waitFor();
     const card = row(page, 'hello-bundle').getByRole('region', { name: 'Approve hello-bundle' });
     await card.waitFor();
     expect(await card.locator('[data-field="args"] li').first().textContent()).toMatch(/\/bundles\/hello-bundle\/[0-9a-f]{16}\/server\/index\.js$/);
+    // A bundle's own words: no project, no file the person "did not write", no button that is not there.
+    await poll(() => card.getByRole('heading').first().textContent()).toBe('Run the program this bundle installed?');
+    expect(await card.innerText()).toContain('hello-bundle was installed from a bundle');
+    expect(await row(page, 'hello-bundle').innerText()).not.toMatch(/this project|did not write/);
+    for (const named of (await row(page, 'hello-bundle').innerText()).matchAll(/: (Approve and \w+) on its row/g)) {
+      expect(await card.getByRole('button', { name: named[1] }).count()).toBe(1);
+    }
     await page.screenshot({ path: 'test-results/bundle-trust-card.png', fullPage: true });
 
     const vault = new KeytarVault(keychainServiceFor({ SWITCHBOARD_HOME: app.home }));
@@ -70,6 +78,11 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
     await card.getByRole('button', { name: 'Approve and run' }).click();
     await poll(() => row(page, 'hello-bundle').getAttribute('data-state')).toBe('connected');
     expect(await row(page, 'hello-bundle').locator('.badge').allTextContents()).toContain('bundle 1.0.0');
+    // The success note clears itself (issue 23 item 10); it does not linger over the next task.
+    await expect.poll(() => page.getByText('Installed "hello-bundle"').count(), { timeout: 30_000 }).toBe(0);
+    // Its approval is listed with the bundles, not among the project servers.
+    await page.getByRole('list', { name: 'Approved bundles' }).locator('[data-approval="hello-bundle"]').waitFor();
+    expect(await page.getByRole('list', { name: 'Approved project servers' }).count()).toBe(0);
     await page.screenshot({ path: 'test-results/bundle-connected.png', fullPage: true });
 
     // Uninstall from its row: files and keychain entry go.

@@ -12,6 +12,7 @@ import { startWebApp, type RunningWebApp } from './support/web-app';
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const manyTools = join(process.cwd(), 'test/fixtures/servers/many-tools.mjs');
 const crashOnStart = join(process.cwd(), 'test/fixtures/servers/crash-on-start.mjs');
+const toolbox = join(process.cwd(), 'test/fixtures/servers/toolbox.mjs');
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
 const missing = chromiumMissingReason();
 if (missing) console.warn(`servers layout e2e skipped: ${missing}`);
@@ -23,16 +24,19 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
   let browser: Browser;
   let app: RunningWebApp;
   let trigger: string;
+  let chattyLog: string;
   beforeAll(async () => {
     browser = await launchChromium();
     await mkdir('test-results', { recursive: true });
     app = await startWebApp(async (home) => {
       trigger = join(home, 'crash-now');
+      chattyLog = join(home, 'chatty.log');
       const servers: Record<string, unknown> = {
         everything: { command: process.execPath, args: [everything, 'stdio'] },
         many: { command: process.execPath, args: [manyTools] },
         broken: { command: process.execPath, args: [crashOnStart] },
         late: { command: process.execPath, args: ['-e', LATE_CRASH, join(home, 'crash-now')], timeout: 120 },
+        chatty: { command: process.execPath, args: [toolbox, '--stderr-when', join(home, 'chatty.log')] },
       };
       // Enough rows that the last one starts below the fold.
       for (let i = 1; i <= 14; i++) servers[`idle-${String(i).padStart(2, '0')}`] = { command: process.execPath, args: ['-e', ''], enabled: false };
@@ -66,6 +70,40 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await poll(() => row(page, 'broken').getByTestId('diagnosis').innerText()).toContain('its last stderr lines are below');
       await poll(() => row(page, 'broken').getByTestId('stderr-tail').innerText()).toContain('fatal: API_KEY is not set');
       await page.screenshot({ path: 'test-results/servers-layout-live-logs.png' });
+    }, 1280);
+  });
+
+  it('follows a running server’s stderr in its open Logs pane as lines land, told by the core, without polling', async () => {
+    await withPage(async (page) => {
+      const told: string[] = [];
+      let reads = 0;
+      page.on('websocket', (ws) => {
+        ws.on('framesent', ({ payload }) => {
+          if (/"serverLogs"/.test(String(payload)) && /"chatty"/.test(String(payload))) reads += 1;
+        });
+        ws.on('framereceived', ({ payload }) => {
+          const text = String(payload);
+          if (text.includes('"serverLogsChanged"')) told.push(text);
+        });
+      });
+      await page.reload();
+      await poll(() => row(page, 'chatty').getAttribute('data-state')).toBe('connected');
+      await row(page, 'chatty').getByRole('button', { name: 'Logs', exact: true }).click();
+      const logs = page.getByRole('region', { name: 'Logs of chatty' });
+      await poll(() => logs.innerText()).toContain('Nothing logged yet');
+      await writeFile(chattyLog, 'chatty: cache warmed\n');
+      await poll(() => logs.getByTestId('server-stderr').innerText()).toContain('chatty: cache warmed');
+      await writeFile(chattyLog, 'chatty: cache warmed\nchatty: disk almost full\n');
+      await poll(() => logs.getByTestId('server-stderr').innerText()).toContain('chatty: disk almost full');
+      // Still connected: the state never changed, so only the core's log notice can have brought the lines.
+      expect(await row(page, 'chatty').getAttribute('data-state')).toBe('connected');
+      expect(told.filter((t) => t.includes('"chatty"')).length).toBeGreaterThanOrEqual(2);
+      // One read on opening, then one per notice at most: nothing reads on a timer. The one fixed wait here is
+      // the window a timer would have to show itself in (a 1 s poll reads twice); no load makes a notice-driven pane read.
+      const settled = reads;
+      expect(settled).toBeLessThanOrEqual(1 + told.length);
+      await page.waitForTimeout(2500);
+      expect(reads).toBe(settled);
     }, 1280);
   });
 

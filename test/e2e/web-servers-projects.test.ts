@@ -63,6 +63,13 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
   }
   const row = (page: Page, name: string) => page.locator(`[data-server="${name}"]`);
   const stateOf = (page: Page, name: string) => () => row(page, name).getAttribute('data-state');
+  /** Every state of `name` the page is sent from now on (on sockets opened from now): the first list and each change after it. */
+  const statesSent = (page: Page, name: string): string[] => {
+    const shown: string[] = [];
+    const pattern = new RegExp(`"name":${JSON.stringify(name)}[^}]*?"state":"(\\w+)"`, 'g');
+    page.on('websocket', (ws) => ws.on('framereceived', ({ payload }) => shown.push(...[...String(payload).matchAll(pattern)].map((m) => m[1]!))));
+    return shown;
+  };
   const projectEntry = (marker: string) => ({
     mcpServers: { proj: { command: process.execPath, args: [everything, 'stdio', marker], env: { PROJECT_KEY: 'value-in-file' }, cwd: project } },
   });
@@ -162,7 +169,8 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
       expect(await card.locator('[data-field="headers"]').innerText()).toBe('Authorization');
       expect(await card.getByRole('list', { name: 'What it reads' }).innerText()).toBe('headers.Authorization reads the environment variable SB_E2E_PROJECT_TOKEN');
       expect(await card.innerText()).not.toContain('token-from-env');
-      // The ignored approval: "auto" is said, on the page, as a problem of that server.
+      // The ignored approval: "auto" is said, on the page, as a note on that server (folded until opened).
+      await page.getByRole('group', { name: 'Configuration notes' }).locator('summary').click();
       await poll(() => page.locator('body').innerText()).toContain(`"approval": "auto" in ${file} is ignored`);
       for (const [width, scheme] of [[1280, 'light'], [860, 'dark']] as const) {
         await page.setViewportSize({ width, height: 1000 });
@@ -178,27 +186,59 @@ describe.skipIf(missing !== undefined)('project servers and trust in the servers
     }
   });
 
-  it('shows a project server as needing approval from the first list on, never as waiting to start', async () => {
+  /** A project folder with one server entry, and a web app that lists it at start (`listed`) or does not know it yet. */
+  async function withProject(name: string, entry: Record<string, unknown>, listed: boolean, run: (app: RunningWebApp, folder: string) => Promise<void>): Promise<void> {
     const folder = await mkdtemp(join(tmpdir(), 'switchboard-project-'));
-    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { early: { command: process.execPath, args: [everything, 'stdio'] } } }));
-    const app = await startWebApp(async (home) => writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [folder] })));
+    await writeFile(join(folder, '.mcp.json'), JSON.stringify({ mcpServers: { [name]: { command: process.execPath, args: [everything, 'stdio'], ...entry } } }));
+    const app = await startWebApp(async (home) => (listed ? writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [folder] })) : undefined));
     try {
-      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
-      const shown: string[] = [];
-      // Every state of "early" the page was ever sent: the first list and each change after it.
-      page.on('websocket', (ws) =>
-        ws.on('framereceived', ({ payload }) => {
-          for (const match of String(payload).matchAll(/"name":"early"[^}]*?"state":"(\w+)"/g)) shown.push(match[1]!);
-        }),
-      );
-      await page.goto(app.url);
-      await poll(stateOf(page, 'early')).toBe('trust_required');
-      expect(shown.length).toBeGreaterThan(0);
-      expect(shown.filter((state) => state !== 'trust_required')).toEqual([]);
+      await run(app, folder);
     } finally {
       await app.stop();
       await rm(folder, { recursive: true, force: true });
     }
+  }
+  /** Every state the page was sent for the server was "needs approval", and there was at least one. */
+  const onlyApproval = (shown: string[]) => {
+    expect(shown.length).toBeGreaterThan(0);
+    expect(shown.filter((state) => state !== 'trust_required')).toEqual([]);
+  };
+
+  it('shows a project server as needing approval from the first list on, never as waiting to start', async () => {
+    await withProject('early', {}, true, async (app) => {
+      const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+      const shown = statesSent(page, 'early');
+      await page.goto(app.url);
+      await poll(stateOf(page, 'early')).toBe('trust_required');
+      onlyApproval(shown);
+    });
+  });
+
+  it('shows the servers of a project added while it runs as needing approval from their first appearance', async () => {
+    await withProject('later', {}, false, async (app, folder) => {
+      const page = await open(app);
+      const shown = statesSent(page, 'later');
+      await page.reload();
+      await page.getByRole('heading', { name: 'Servers' }).waitFor();
+      await page.getByLabel('Project folder path').fill(folder);
+      await page.getByRole('button', { name: 'Add project' }).click();
+      await poll(stateOf(page, 'later')).toBe('trust_required');
+      onlyApproval(shown);
+    });
+  });
+
+  it('shows a field a project file may not set as a note, never counted among the problems', async () => {
+    await withProject('noted', { approval: 'auto' }, true, async (app) => {
+      const page = await open(app);
+      await poll(stateOf(page, 'noted')).toBe('trust_required');
+      // Folded, it says what it is in one line; opened, what was left out and where.
+      const notes = page.getByRole('group', { name: 'Configuration notes' });
+      await expect.poll(() => notes.locator('summary').innerText()).toBe('A note on your configuration: settings left out on purpose');
+      await notes.locator('summary').click();
+      await expect.poll(() => notes.innerText()).toContain('"approval": "auto"');
+      expect(await page.getByRole('alert', { name: 'Configuration problems' }).count()).toBe(0);
+      expect(await page.locator('main').innerText()).not.toMatch(/problems? in your configuration/);
+    });
   });
 
   it.skipIf(noKeychain !== undefined)('shows a rich list: connected, error with its reason, retrying, disabled, remote and awaiting approval', async () => {

@@ -1,4 +1,4 @@
-import { appCspSchema, SANDBOX_APP_ERROR, type AppCsp } from '../../../src-preload/contract';
+import { APP_CONSOLE_MAX, appCspSchema, SANDBOX_APP_CONSOLE_ERROR, SANDBOX_APP_ERROR, type AppCsp } from '../../../src-preload/contract';
 import { buildAppCsp } from './app-csp';
 
 /**
@@ -76,6 +76,24 @@ export const NO_WEBRTC_PRELUDE =
   'document.currentScript.remove();' +
   '})();</script>';
 
+/**
+ * Also in the app's document before its code: its first errors (console.error, an uncaught error or rejection, a
+ * resource its CSP refused) go to the proxy, so a card whose app never starts can say what its console said. The
+ * app can send the same message itself: it is the app's text either way, shown as text, bounded.
+ */
+export const APP_ERRORS_PRELUDE =
+  '<script>(() => {' +
+  'let left = 3;' +
+  `const report = (text) => { if (left-- > 0) try { parent.postMessage({ jsonrpc: '2.0', method: '${SANDBOX_APP_CONSOLE_ERROR}', params: { text: String(text).slice(0, ${APP_CONSOLE_MAX}) } }, '*'); } catch {} };` +
+  "const words = (v) => { try { return v instanceof Error ? v.name + ': ' + v.message : typeof v === 'string' ? v : JSON.stringify(v) ?? String(v); } catch { return String(v); } };" +
+  "addEventListener('error', (e) => report(e.error !== undefined && e.error !== null ? words(e.error) : e.message));" +
+  "addEventListener('unhandledrejection', (e) => report('unhandled rejection: ' + words(e.reason)));" +
+  "document.addEventListener('securitypolicyviolation', (e) => report('refused by its content security policy (' + e.effectiveDirective + '): ' + (e.blockedURI || 'inline')));" +
+  'const original = console.error;' +
+  "console.error = function (...args) { report(args.map(words).join(' ')); return original.apply(this, args); };" +
+  'document.currentScript.remove();' +
+  '})();</script>';
+
 function proxyPage(hostOrigin: string): string {
   // JSON.stringify plus escaping "<" keeps the origin a string literal inside the script element.
   const host = JSON.stringify(hostOrigin).replace(/</g, '\\u003c');
@@ -85,7 +103,7 @@ function proxyPage(hostOrigin: string): string {
 </head><body><script>
 (() => {
   const HOST = ${host};
-  const PRELUDE = ${JSON.stringify(NO_WEBRTC_PRELUDE).replace(/</g, '\\u003c')};
+  const PRELUDE = ${JSON.stringify(NO_WEBRTC_PRELUDE + APP_ERRORS_PRELUDE).replace(/</g, '\\u003c')};
   // The prelude goes after a doctype (which must stay first, or the page is in quirks mode), else at the very start.
   const withPrelude = (html) => {
     const doctype = /^\\s*<!doctype[^>]*>/i.exec(html);
@@ -98,6 +116,7 @@ function proxyPage(hostOrigin: string): string {
   }
   let inner = null;
   let loads = 0;
+  let consoleSeen = false;
   // The first flood guard sits here, in the app's own process: a flood is cut off before it crosses to the UI.
   const LIMIT = ${PROXY_MESSAGES_PER_SECOND};
   const stamps = [];
@@ -138,6 +157,13 @@ function proxyPage(hostOrigin: string): string {
     // The app's document has an opaque origin ("null"); anything else is not the app we loaded.
     if (inner && event.source === inner.contentWindow && event.origin === 'null') {
       if (flooding()) return fail('the app sent more than ' + LIMIT + ' messages in a second and was stopped');
+      if (data && data.method === '${SANDBOX_APP_CONSOLE_ERROR}') {
+        // Only the first, as a bounded string: the card shows one line of what the app's console said.
+        const text = data.params && data.params.text;
+        if (!consoleSeen && typeof text === 'string') toHost({ jsonrpc: '2.0', method: data.method, params: { text: text.slice(0, ${APP_CONSOLE_MAX}) } });
+        consoleSeen = true;
+        return;
+      }
       if (data && typeof data.method === 'string' && data.method.startsWith(PREFIX)) return;
       toHost(data);
     }

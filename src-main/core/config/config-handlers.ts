@@ -3,7 +3,7 @@ import type { configInvokes} from '../../../src-preload/contract/config';
 import { type ServerEntry, type ServerEntryView } from '../../../src-preload/contract/config';
 import type { serverInvokes } from '../../../src-preload/contract/servers';
 import { AppFailure } from '../app-error';
-import { serversFile } from '../data-home';
+import { bundlesFile, serversFile } from '../data-home';
 import { readTextIfExists } from './atomic-file';
 import type { ImportClient } from '../../../src-preload/contract/config';
 import type { SecretVault } from '../ports';
@@ -128,7 +128,7 @@ export function configHandlers(deps: ConfigHandlerDeps): ConfigHandlers {
       await deps.reload();
       return { projects };
     },
-    listTrust: async () => (await deps.trust()).list().map(({ name, sourcePath, approvedAt }) => ({ name, sourcePath, approvedAt })),
+    listTrust: async () => (await deps.trust()).list().map(({ name, sourcePath, approvedAt }) => ({ name, sourcePath, approvedAt, bundle: sourcePath === bundlesFile(deps.home) })),
     approveTrust: async ({ name }) => {
       const server = requireServer(name);
       const trust = await deps.trust();

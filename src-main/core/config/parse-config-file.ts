@@ -47,13 +47,14 @@ export function parseConfigText(text: string, source: ConfigSource): ParsedConfi
       file: source.path,
       ...locate(text, tree, ['inputs']),
       message: inputsIgnoredMessage(source.path),
+      note: true,
     });
   }
   for (const [name, raw] of Object.entries(entries)) {
     const checked = validateServerEntry(name, raw, source);
     if (checked.ok) {
       result.servers.push(checked.server);
-      for (const note of checked.notes ?? []) result.problems.push({ file: source.path, server: name, ...locate(text, tree, [key, name]), message: note });
+      for (const note of checked.notes ?? []) result.problems.push({ file: source.path, server: name, ...locate(text, tree, [key, name]), message: note, note: true });
     } else result.problems.push({ file: source.path, server: name, ...locate(text, tree, [key, name]), message: checked.message });
   }
   // jsonc-parser makes a "__proto__" key the object's prototype, so the loop above never sees it; the tree does.

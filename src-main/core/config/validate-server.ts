@@ -31,7 +31,7 @@ const entrySchema = z.object({
   prefix: z.string('must be a string').optional(),
 });
 
-/** `notes`: fields that were ignored, each with why (shown as a problem on that server; it still loads). */
+/** `notes`: fields that were ignored, each with why (shown as a note on that server, never counted as a problem; it still loads). */
 export type EntryResult = { ok: true; server: ServerConfig; notes?: string[] } | { ok: false; message: string };
 
 const KNOWN_TYPES = ['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp'];

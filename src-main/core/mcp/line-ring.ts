@@ -6,6 +6,8 @@ export class LineRing {
   constructor(
     private readonly capacity = 200,
     private readonly maxLineChars = 4000,
+    /** Told after every write or push: the Logs tab follows the ring without polling. */
+    private readonly onGrow?: () => void,
   ) {}
 
   /** Append a chunk of a stream; complete lines are kept, a trailing partial line waits for the rest. */
@@ -17,11 +19,17 @@ export class LineRing {
       this.push(this.partial);
       this.partial = '';
     }
-    for (const line of parts) this.push(line);
+    for (const line of parts) this.append(line);
+    this.onGrow?.();
   }
 
   /** Append one whole line (a log notification, a note from Switchboard). */
   push(line: string): void {
+    this.append(line);
+    this.onGrow?.();
+  }
+
+  private append(line: string): void {
     const capped = line.length > this.maxLineChars ? `${line.slice(0, this.maxLineChars)} … [${line.length - this.maxLineChars} more characters]` : line;
     this.lines.push(capped);
     if (this.lines.length > this.capacity) this.lines.splice(0, this.lines.length - this.capacity);

@@ -17,13 +17,14 @@ import { realScheduler } from './server-session';
 import type { ServerState } from './server-state';
 import { DEFAULT_MAX_LINE_BYTES } from './stdio-transport';
 import { buildCatalog, type Catalog, type CatalogTool } from './tool-catalog';
+import { LogNotices } from './log-notices';
 import { ToolCache } from './tool-cache';
 import { ToolSettings } from './tool-settings';
 import type { ToolBudget } from '../../../src-preload/contract/tool-budget';
 import type { CallOptions, WireSteps } from './call-vocabulary';
 
 /** The servers' deps, each optional with a default (McpServerDeps and SessionDeps say what each is for). */
-export interface McpManagerDeps extends Partial<Omit<McpServerDeps, 'logger' | 'backoff' | 'roots' | 'onChange' | 'onResourceUpdated'>> {
+export interface McpManagerDeps extends Partial<Omit<McpServerDeps, 'logger' | 'backoff' | 'roots' | 'onChange' | 'onResourceUpdated' | 'onLogGrew'>> {
   /** Data home: tool cache and per-tool settings live here. */
   home: string;
   logger: Logger;
@@ -51,6 +52,8 @@ export class McpManager {
   private readonly servers = new Map<string, McpServer>();
   private readonly cache: ToolCache;
   readonly settings: ToolSettings;
+  /** Which servers' logs grew (the Logs tab follows them). */
+  readonly logNotices = new LogNotices();
   private settingsLoaded: Promise<void> | undefined;
   private readonly listeners = new Set<() => void>();
   private readonly resourceListeners = new Set<(server: string, uri: string) => void>();
@@ -141,6 +144,7 @@ export class McpManager {
       textCap: deps.textCap ?? DEFAULT_TEXT_CAP,
       roots: () => this.rootList,
       onChange: (server) => this.serverChanged(server),
+      onLogGrew: (server) => this.logNotices.grew(server),
       onResourceUpdated: (server, uri) => {
         for (const listener of this.resourceListeners) listener(server, uri);
       },

@@ -38,8 +38,10 @@ export interface McpServerDeps extends SessionDeps {
   callHardMaxMs?: number;
   /** Text over this many characters in a tool result is cut to head + tail. */
   textCap: number;
-  /** State, logs or lists changed. */
+  /** State or lists changed. */
   onChange: (server: McpServer) => void;
+  /** A line was added to its log (stderr, a log notification, a note). */
+  onLogGrew?: (server: string) => void;
   onResourceUpdated: (server: string, uri: string) => void;
 }
 
@@ -49,7 +51,7 @@ const ignoreProgress = () => {};
 
 export class McpServer {
   state: ServerState;
-  readonly logs = new LineRing(200);
+  readonly logs = new LineRing(200, undefined, () => this.deps.onLogGrew?.(this.name));
   /** Tools from the tool cache, shown until the server answers with its own list. */
   private cachedTools: Tool[];
   /** The server's own list, once it answered. */

@@ -1,6 +1,7 @@
 import { AppBridge, PostMessageTransport, type McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
 import { EmptyResultSchema, type CallToolResult, type ContentBlock, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import type { AppCsp, AppPermissions } from '../../../src-preload/contract/apps';
+import { consoleLine } from './app-console';
 import { FloodGuard } from './flood-guard';
 import { GuardedTransport } from './guarded-transport';
 import { PendingRequests } from './pending-requests.svelte';
@@ -79,6 +80,8 @@ export class AppSession {
   /** The last result sent, as JSON: the same result again (a card re-rendered from what was stored) is not sent twice. */
   private sentResult: string | undefined;
   private disposed = false;
+  /** The first error the app's console printed, as one plain line: said when the app fails to start. */
+  private consoleError: string | undefined;
   private context: McpUiHostContext;
   readonly limits: AppLimits;
 
@@ -165,10 +168,13 @@ export class AppSession {
     const transport = new GuardedTransport(new PostMessageTransport(window, window), new FloodGuard(this.limits.messagesPerSecond), {
       onFlood: () => this.fail(`the app sent more than ${this.limits.messagesPerSecond} messages in a second and was stopped`),
       onSandboxError: (reason) => this.fail(reason),
+      onConsoleError: (text) => (this.consoleError ??= consoleLine(text) || undefined),
     });
     await bridge.connect(transport);
     this.later(this.limits.initMs, () => {
-      if (this.status.kind === 'loading') this.fail(`the app did not start within ${Math.round(this.limits.initMs / 1000)} s`);
+      if (this.status.kind !== 'loading') return;
+      const said = this.consoleError ? `; its console said: ${this.consoleError}` : '';
+      this.fail(`the app did not start within ${Math.round(this.limits.initMs / 1000)} s${said}`);
     });
     frame.src = proxyUrl;
   }

@@ -1,6 +1,6 @@
 import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { SANDBOX_APP_ERROR } from '../../../src-preload/contract/values';
+import { SANDBOX_APP_CONSOLE_ERROR, SANDBOX_APP_ERROR } from '../../../src-preload/contract/values';
 import type { FloodGuard } from './flood-guard';
 
 export interface TransportWatch {
@@ -8,12 +8,14 @@ export interface TransportWatch {
   onFlood(): void;
   /** The proxy reported the app broke its page. */
   onSandboxError(reason: string): void;
+  /** The proxy passed on the app's first console error (the app's own words). */
+  onConsoleError(text: string): void;
 }
 
 /**
  * The app bridge's PostMessageTransport with a guard in front (SECURITY U5): every message from the
  * frame, well-formed or not, counts against the flood limit before anything parses or handles it,
- * and the proxy's own error notice is taken out of the app's stream.
+ * and the proxy's own notices (a broken page, the app's console error) are taken out of the app's stream.
  */
 export class GuardedTransport implements Transport {
   onmessage?: Transport['onmessage'];
@@ -31,6 +33,11 @@ export class GuardedTransport implements Transport {
     this.inner.onmessage = (message, extra) => {
       if (!this.pass()) return;
       const method = (message as { method?: unknown }).method;
+      if (method === SANDBOX_APP_CONSOLE_ERROR) {
+        const text = (message as { params?: { text?: unknown } }).params?.text;
+        if (typeof text === 'string') this.watch.onConsoleError(text);
+        return;
+      }
       if (method === SANDBOX_APP_ERROR) {
         const reason = (message as { params?: { reason?: unknown } }).params?.reason;
         this.watch.onSandboxError(typeof reason === 'string' ? reason : 'the app broke its page');

@@ -222,9 +222,19 @@ export function buildRows(
     else if (live.state === 'cancelled') rows.push({ key: 'live-cancelled', kind: 'status', tone: 'info', text: 'Turn cancelled.' });
   } else if (lastError !== undefined) {
     rows.push({ key: 'last-error', kind: 'status', tone: 'error', text: lastError.text, ...(lastError.diagnosis ? { diagnosis: lastError.diagnosis } : {}) });
+  } else if (unanswered(messages)) {
+    // Derived from the stored conversation, so it outlives a reload and a restart; the reason itself is not stored.
+    rows.push({ key: 'last-error', kind: 'status', tone: 'error', text: UNANSWERED });
   }
   return rows;
 }
+
+/** A stored conversation that ends without the model's answer: its last turn failed or was stopped. */
+const unanswered = (messages: readonly ChatMessage[]): boolean => {
+  const last = messages.at(-1)?.role;
+  return last === 'user' || last === 'tool';
+};
+export const UNANSWERED = 'This has no answer yet: the turn ended before the model replied (why was shown then, and is not kept). Retry asks again.';
 
 /** "1.2 s", "2 min 5 s": elapsed time on a tool card. */
 export function formatElapsed(ms: number): string {

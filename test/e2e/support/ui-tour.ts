@@ -5,11 +5,12 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { startFakeLlmServer, type FakeLlmServer } from '../../fixtures/llm/fake-llm-server';
 import { startWebApp, type RunningWebApp } from './web-app';
 
 const everything = resolve('node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const basicApp = resolve('node_modules/@modelcontextprotocol/server-basic-svelte/dist/index.js');
 const WAIT = { timeout: 30_000 };
 
 export interface TourApp {
@@ -20,15 +21,16 @@ export interface TourApp {
 
 /**
  * A data home that gives each view something to show: a connected server (asking before each
- * call), a disabled one, one that fails, a remote one that cannot be reached, a bad entry, and a
- * project whose local server waits for approval.
+ * call), a disabled one, one that fails, a remote one that cannot be reached, a bad entry, an MCP App
+ * server, and a project whose local server waits for approval (with a field its file may not set).
  */
 export async function startTourApp(): Promise<TourApp> {
   const llm = await startFakeLlmServer();
   const app = await startWebApp(async (home) => {
     const project = join(home, 'project');
     await mkdir(project);
-    await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { 'project-notes': { command: process.execPath, args: [everything, 'stdio'] } } }));
+    // "approval" in a project file is ignored with a note (never counted as a problem).
+    await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { 'project-notes': { command: process.execPath, args: [everything, 'stdio'], approval: 'auto' } } }));
     await writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [project] }));
     const servers = {
       everything: { command: process.execPath, args: [everything, 'stdio'], approval: 'ask' },
@@ -36,6 +38,8 @@ export async function startTourApp(): Promise<TourApp> {
       remote: { url: 'http://127.0.0.1:9/mcp' },
       notes: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], enabled: false },
       both: { command: 'x', url: 'https://example.com/mcp' },
+      // An MCP App server, for the chat's app card.
+      clock: { command: process.execPath, args: [basicApp, '--stdio'], approval: 'auto' },
     };
     await writeFile(join(home, 'servers.json'), JSON.stringify({ servers }, null, 2));
   });
@@ -94,22 +98,26 @@ async function runForDialog(page: Page, tool: string, kind: string, fill?: (page
   }
 }
 
+/** Clicks one button of the servers page and waits for what it opens. */
+async function openWith(page: Page, button: string, shown: (page: Page) => Locator): Promise<void> {
+  await page.getByRole('button', { name: button, exact: true }).click();
+  await shown(page).waitFor(WAIT);
+}
+const opens = (name: string, button: string, shown: (page: Page) => Locator): Scene => ({ name, show: (page) => openWith(page, button, shown) });
+const catalog = (page: Page) => page.getByRole('list', { name: 'Catalog' });
+const openCatalog = (page: Page) => openWith(page, 'Browse', catalog);
+
 export const scenes: Scene[] = [
   {
     name: 'servers',
     show: async (page) => {
       await connected(page, 'everything');
+      await connected(page, 'clock');
       await page.locator('[data-server="project-notes"][data-state="trust_required"]').getByRole('region').waitFor(WAIT);
       await page.locator('[data-server="broken"]:not([data-state="connecting"])').waitFor(WAIT);
     },
   },
-  {
-    name: 'servers-add',
-    show: async (page) => {
-      await page.getByRole('button', { name: 'Add server', exact: true }).click();
-      await page.getByRole('form', { name: 'Add a server' }).waitFor(WAIT);
-    },
-  },
+  opens('servers-add', 'Add server', (page) => page.getByRole('form', { name: 'Add a server' })),
   {
     name: 'servers-paste',
     show: async (page) => {
@@ -118,13 +126,17 @@ export const scenes: Scene[] = [
       await page.getByRole('list', { name: 'Servers to add' }).waitFor(WAIT);
     },
   },
+  opens('servers-import', 'Import from another app', (page) => page.getByText("Claude Desktop's config was not found there")),
+  { name: 'servers-browse', show: openCatalog },
   {
-    name: 'servers-import',
+    name: 'servers-install',
     show: async (page) => {
-      await page.getByRole('button', { name: 'Import from another app' }).click();
-      await page.getByText("Claude Desktop's config was not found there").waitFor(WAIT);
+      await openCatalog(page);
+      await catalog(page).getByRole('button', { name: /Everything \(reference\)/ }).click();
+      await page.getByRole('form', { name: 'Install Everything (reference)' }).waitFor(WAIT);
     },
   },
+  opens('servers-bundle', 'Install bundle', (page) => page.getByRole('region', { name: 'Install a bundle' })),
   {
     name: 'servers-edit',
     show: async (page) => {
@@ -212,6 +224,22 @@ export const scenes: Scene[] = [
       await page.getByTestId('composer-input').press('Enter');
       await dialog(page).getByRole('button', { name: 'Allow once' }).click(WAIT);
       await page.locator('[data-testid="message"][data-role="assistant"]', { hasText: 'Anything else?' }).waitFor(WAIT);
+      await turnOver(page);
+    },
+  },
+  {
+    name: 'chat-app',
+    show: async (page, tour) => {
+      await connected(page, 'clock');
+      await nav(page, 'Chat');
+      await useFakeModel(page, tour.llm);
+      const id = `call_${Date.now()}`;
+      tour.llm.script({ text: 'Here is the clock app.', toolCalls: [{ id, name: 'clock__get-time', args: {} }] }, { text: 'That is the time where the server runs.' });
+      await page.getByTestId('composer-input').fill('What time is it on the server?');
+      await page.getByTestId('composer-input').press('Enter');
+      await page.locator(`[data-call-id="${id}"] [data-testid="app-frame"][data-status="running"]`).waitFor({ timeout: 60_000 });
+      await page.locator('[data-testid="message"][data-role="assistant"]', { hasText: 'where the server runs' }).waitFor(WAIT);
+      await turnOver(page);
     },
   },
   {
@@ -237,6 +265,9 @@ export const scenes: Scene[] = [
     },
   },
 ];
+
+/** The turn has ended and is stored: Send is back in place of Stop. */
+const turnOver = (page: Page) => page.getByRole('button', { name: 'Send', exact: true }).waitFor(WAIT);
 
 /** Points the chat at the fake LLM (a loopback OpenAI-compatible server needs no key). */
 export async function useFakeModel(page: Page, llm: FakeLlmServer): Promise<void> {

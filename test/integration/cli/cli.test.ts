@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,8 +14,11 @@ let home: string;
 
 /** Run the CLI as a separate process, the way a user does, with SWITCHBOARD_HOME pointing at a temp home. */
 function run(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runIn(home, ...args);
+}
+function runIn(dataHome: string, ...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: { ...process.env, SWITCHBOARD_HOME: home }, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: { ...process.env, SWITCHBOARD_HOME: dataHome }, timeout: 60_000 }, (error, stdout, stderr) => {
       const code = error ? (typeof error.code === 'number' ? error.code : -1) : 0;
       done({ code, stdout, stderr });
     });
@@ -58,6 +61,23 @@ describe('switchboard CLI', () => {
     expect(String(byName.missing!.reason)).toMatch(/^command not found: no-such-tool-xyz \(PATH searched: .+\)$/);
     expect(byName.off).toMatchObject({ state: 'disabled', reason: `disabled in ${source}` });
     expect(byName.off).not.toHaveProperty('class');
+  });
+
+  it('status says a note (a field a project file may not set) as a note, apart from a problem', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'switchboard-cli-'));
+    try {
+      const project = join(other, 'project');
+      await mkdir(project);
+      await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { proj: { command: 'node', args: [everything, 'stdio'], approval: 'auto' } } }));
+      await writeFile(join(other, 'projects.json'), JSON.stringify({ projects: [project] }));
+      await writeFile(join(other, 'servers.json'), JSON.stringify({ servers: { both: { command: 'x', url: 'https://example.com/mcp' } } }));
+      const { stdout } = await runIn(other, 'status');
+      expect(stdout).toContain(`\n  note: server "proj": "approval": "auto" in ${join(project, '.mcp.json')} is ignored`);
+      expect(stdout).toMatch(/\n {2}! .*server "both": has both "command" and "url"/);
+      expect(stdout).not.toMatch(/\n {2}! .*"approval": "auto"/);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
   });
 
   it('status prints a readable doctor report', async () => {

@@ -73,6 +73,8 @@ describe.skipIf(!keychain)('installing a bundle through the core', () => {
 
     await call('approveTrust', { name: 'hello' });
     await expect.poll(() => stateOf('hello'), { timeout: 20_000 }).toBe('connected');
+    // Listed as a bundle's approval, not a project's.
+    expect(await call('listTrust', {})).toEqual([expect.objectContaining({ name: 'hello', sourcePath: join(home, 'bundles.json'), bundle: true })]);
     const result = await core!.mcp.callServerTool('hello', 'settings', {});
     const settings = JSON.parse((result.content[0] as { text: string }).text);
     expect(settings).toEqual({ argv: ['--greeting', 'hey', process.env.HOME], apiKey: 'sk-live-123', limit: '5' });

@@ -178,7 +178,7 @@ describe('config handlers', () => {
     expect(trust.isTrusted(local)).toBe(false);
     await handlers.approveTrust({ name: 'local' });
     expect(trust.isTrusted(local)).toBe(true);
-    expect(await handlers.listTrust({})).toEqual([{ name: 'local', sourcePath: projFile, approvedAt: expect.any(Number) }]);
+    expect(await handlers.listTrust({})).toEqual([{ name: 'local', sourcePath: projFile, approvedAt: expect.any(Number), bundle: false }]);
     await handlers.revokeTrust({ name: 'local' });
     expect(trust.isTrusted(local)).toBe(false);
     expect(reconnected).toEqual(['local', 'local']);

@@ -79,7 +79,7 @@ describe('parseConfigText', () => {
     const parsed = parseConfigText(text, vscode);
     expect(parsed.servers.map((s) => [s.name, s.kind])).toEqual([['gh', 'remote']]);
     expect(parsed.problems).toEqual([
-      { file: vscode.path, line: 2, column: 3, message: '/proj/.vscode/mcp.json: "inputs" are not supported and were ignored; ${input:...} references stay as written' },
+      { file: vscode.path, line: 2, column: 3, message: '/proj/.vscode/mcp.json: "inputs" are not supported and were ignored; ${input:...} references stay as written', note: true },
     ]);
   });
 });

@@ -92,6 +92,14 @@ describe('trayMenuTemplate', () => {
     ]);
   });
 
+  it('counts only problems, never a note (a field ignored on purpose)', () => {
+    const file = '/home/me/project/.mcp.json';
+    const note = { file, server: 'p', message: 'server "p": "approval": "auto" in .mcp.json is ignored', note: true as const };
+    expect(trayMenuTemplate(snapshotOf([], [note]), new TestActions()).map((item) => item.label)).not.toContainEqual(expect.stringContaining('problem'));
+    const menu = trayMenuTemplate(snapshotOf([], [note, note, { file, message: 'x' }]), new TestActions());
+    expect(menu.map((item) => item.label)).toContain('.mcp.json has a problem — open Switchboard to see');
+  });
+
   it('keeps a server line to one short line and shows "&" literally on every platform', () => {
     const long = `first line\nsecond & more ${'x'.repeat(200)}`;
     const [, , line] = trayMenuTemplate(snapshotOf([server('a&b', 'backing_off', long)]), new TestActions());

@@ -16,4 +16,13 @@ describe('LineRing', () => {
     ring.write('y'.repeat(30));
     expect(ring.snapshot()[1]).toBe('yyyyyyyyyy … [20 more characters]');
   });
+
+  it('tells its listener once per chunk written and per line pushed, so a Logs tab can follow it', () => {
+    let grew = 0;
+    const ring = new LineRing(3, 100, () => (grew += 1));
+    ring.write('one\ntwo\nthr');
+    ring.push('[switchboard] a note');
+    expect(grew).toBe(2);
+    expect(ring.snapshot()).toEqual(['two', '[switchboard] a note', 'thr']);
+  });
 });

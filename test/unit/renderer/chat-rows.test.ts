@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage, ToolCallCard } from '../../../src-preload/contract/chat';
-import { buildRows, callStateLabel, emptyTurn, failedRunHeading, formatElapsed, progressFraction, withCard, withDelta, withState } from '../../../src-renderer/lib/chat/chat-rows';
+import { buildRows, UNANSWERED, callStateLabel, emptyTurn, failedRunHeading, formatElapsed, progressFraction, withCard, withDelta, withState } from '../../../src-renderer/lib/chat/chat-rows';
 
 const card = (callId: string, state: ToolCallCard['state'], extra: Partial<ToolCallCard> = {}): ToolCallCard => ({
   conversationId: 'c1',
@@ -53,6 +53,16 @@ describe('buildRows', () => {
     },
     { role: 'assistant', text: 'It said hi.', toolCalls: [], at: 4 },
   ];
+
+  it('offers Retry on a stored conversation that ends without an answer, saying its reason is not kept (it outlives a reload)', () => {
+    const asked: ChatMessage[] = [{ role: 'user', text: 'hello?', at: 1 }];
+    expect(buildRows(asked, undefined).at(-1)).toEqual({ key: 'last-error', kind: 'status', tone: 'error', text: UNANSWERED });
+    expect(buildRows(stored.slice(0, 3), undefined).at(-1)).toMatchObject({ kind: 'status', text: UNANSWERED });
+    // The failure seen in this page wins; a running turn or an answer needs no Retry.
+    expect(buildRows(asked, undefined, { text: 'cannot reach the endpoint' }).at(-1)).toMatchObject({ text: 'cannot reach the endpoint' });
+    expect(buildRows(asked, emptyTurn()).some((r) => r.kind === 'status')).toBe(false);
+    expect(buildRows(stored, undefined).some((r) => r.kind === 'status')).toBe(false);
+  });
 
   it('folds tool results into the call that asked for them', () => {
     const rows = buildRows(stored, undefined);
