@@ -6,11 +6,13 @@ import { isInside, type SandboxPlan } from './sandbox-plan';
  * hidden places come first, the grants are bound back over them, denials last, then the hidden
  * folders are made read-only (a write there fails with EROFS rather than landing in a throwaway tmpfs).
  * `--unshare-pid` + `--die-with-parent` keep the whole tree inside one process the transport can stop.
+ * The server always gets a network namespace of its own (`--unshare-net`: no route out, no loopback of the
+ * machine, no abstract sockets); with domains granted, `networkFolder` (the filtering proxy's socket and
+ * the bridge, net/sandbox-network.ts) is bound in read-only, and is then its only way out.
  */
-export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cwd: string | undefined): string[] {
+export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cwd: string | undefined, networkFolder?: string): string[] {
   const out = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  out.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session');
-  if (plan.network.kind === 'none') out.push('--unshare-net');
+  out.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-net', '--die-with-parent', '--new-session');
   // Parents first, so a hidden folder inside another (a home inside the data home) is made after it.
   const hidden = [...plan.hidden].sort((a, b) => a.length - b.length).filter((folder) => existsSync(folder));
   for (const folder of hidden) out.push('--tmpfs', folder);
@@ -33,6 +35,7 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cw
   for (const folder of plan.sealed) if (existsSync(folder)) out.push('--tmpfs', folder, '--remount-ro', folder);
   const resealed = (folder: string) => plan.sealed.some((sealed) => sealed !== folder && isInside(folder, sealed));
   for (const folder of hidden) if (!resealed(folder)) out.push('--remount-ro', folder);
+  if (networkFolder) out.push('--ro-bind', networkFolder, networkFolder);
   if (cwd) out.push('--chdir', cwd);
   out.push('--', command, ...args);
   return out;
