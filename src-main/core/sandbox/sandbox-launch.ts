@@ -102,18 +102,15 @@ export async function sandboxLaunch(
   }
   const bwrap = BWRAP_PATHS.find((path) => existsSync(path));
   if (!bwrap) return { ok: false, message: 'cannot start sandboxed: bubblewrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)' };
-  const network = await networkFor(plan, options.resolve);
-  if (!network) {
+  if (plan.network.kind === 'none') {
     return { ok: true, plan, mechanism: 'bubblewrap', launch: { ...launch, command: bwrap, args: bwrapArgs(plan, launch.command, launch.args, launch.cwd), env: { ...launch.env, TMPDIR: '/tmp' } } };
   }
   // With domains: the bridge runs first inside the namespace, carries 127.0.0.1:BRIDGE_PORT to the proxy's
   // socket and starts the server as its child (net/proxy-bridge.ts).
   const host = options.host ?? currentHostRuntime();
   const runtime = bridgeRuntime(host, host.packaged ? ((await which('node', { path: launch.env.PATH ?? '', nothrow: true })) ?? undefined) : undefined);
-  if (!runtime.ok) {
-    await network.close();
-    return { ok: false, message: runtime.message };
-  }
+  if (!runtime.ok) return { ok: false, message: runtime.message };
+  const network = (await networkFor(plan, options.resolve))!;
   // The bridge's Node must be visible inside: bound back when it lives in a hidden place (~/.nvm is already).
   const runtimeFolder = dirname(runtime.command);
   if ([...plan.hidden, tmpdir()].some((folder) => isInside(runtimeFolder, folder)) && !plan.grants.some((g) => isInside(runtimeFolder, g.path))) {

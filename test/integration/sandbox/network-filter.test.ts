@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -159,11 +159,16 @@ describe('a sandboxed server\'s network: only its allowedDomains, through its ow
     }
   });
 
-  it('closes the proxy and removes its private folder when the server stops', async () => {
+  it('closes the proxy and removes its private folder when the server stops, leaving no descriptor open', async () => {
+    const descriptors = () => readdirSync('/proc/self/fd').length;
+    const before = descriptors();
     const server = await run(NARROW);
     const folder = server.folder!;
     expect(existsSync(`${folder}/proxy.sock`)).toBe(true);
+    // Its fetch keeps a tunnel open through the proxy: gone too once the server is.
+    expect(await server.reach('fetch', 'allowed.test', grantedPort)).toMatch(/^ok/);
     await server.close();
+    await expect.poll(descriptors).toBeLessThanOrEqual(before);
     expect(existsSync(folder)).toBe(false);
     const refused = await new Promise<string>((done) => connect(`${folder}/proxy.sock`).once('error', (error: NodeJS.ErrnoException) => done(error.code ?? '')));
     expect(refused).toBe('ENOENT');
