@@ -1,7 +1,9 @@
 import { lookup } from 'node:dns/promises';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeSandbox } from '../../../src-main/core/config/sandbox-config';
@@ -173,4 +175,32 @@ describe('a sandboxed server\'s network: only its allowedDomains, through its ow
     const refused = await new Promise<string>((done) => connect(`${folder}/proxy.sock`).once('error', (error: NodeJS.ErrnoException) => done(error.code ?? '')));
     expect(refused).toBe('ENOENT');
   });
+
+  it('still stops the whole tree, bridge included, of a server that ignores SIGTERM and stdin', async () => {
+    const folder = await mkdtemp(join(home, 'stubborn-'));
+    const marker = join(folder, 'pids.json');
+    const withMarker = () => readdirSync('/proc').filter((pid) => /^\d+$/.test(pid) && cmdline(pid).includes(marker));
+    const sandboxed = await sandboxLaunch(
+      { command: process.execPath, args: [fixture('stubborn.mjs'), marker], env: childEnvironment({ HOME: home }, process.env.PATH ?? '') },
+      { settings: normalizeSandbox({ network: NARROW, filesystem: { allowWrite: [folder] } }), home, dataHome: `${home}/data`, required: false, resolve },
+    );
+    if (!sandboxed.ok || !sandboxed.plan) throw new Error('expected a sandboxed launch');
+    const transport = new SandboxedTransport({ ...sandboxed.launch, maxLineBytes: 1 << 20, stopGraceMs: 300, onStderr: () => {}, onNoise: () => {} }, sandboxed.plan, home, sandboxed.network);
+    const client = new Client({ name: 'network-test', version: '1' });
+    await client.connect(transport);
+    await expect.poll(() => existsSync(marker)).toBe(true);
+    // The bridge and the server both carry the marker in their arguments.
+    expect(withMarker().length).toBeGreaterThanOrEqual(2);
+    await client.close();
+    await expect.poll(withMarker, { timeout: 10_000 }).toEqual([]);
+    expect(existsSync(sandboxed.network!.folder)).toBe(false);
+  });
 });
+
+function cmdline(pid: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
