@@ -1,5 +1,5 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { createServer, request, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
+import { createServer, request, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { connect, isIP, type Socket } from 'node:net';
 import { specialAddress } from './address-rules';
 import { judgeHost, normalizeHost, type DomainRules } from './domain-rules';
@@ -20,6 +20,9 @@ export interface FilteringProxyOptions {
   onRefused: (refusal: Refusal) => void;
   resolve?: Resolve;
 }
+
+/** Connections one server may hold open through its proxy at once (each costs main two descriptors). */
+export const MAX_CONNECTIONS = 128;
 
 const systemResolve: Resolve = async (host) => (await dnsLookup(host, { all: true })).map((entry) => entry.address);
 
@@ -42,9 +45,11 @@ export class FilteringProxy {
 
   constructor(private readonly options: FilteringProxyOptions) {
     this.resolve = options.resolve ?? systemResolve;
-    this.server = createServer((req, res) => void this.forward(req, res));
+    // Whatever a server sends, it must never become an unhandled rejection in main: each handler ends in a catch.
+    this.server = createServer((req, res) => void this.forward(req, res).catch(() => res.destroy()));
+    this.server.maxConnections = MAX_CONNECTIONS;
     this.server.on('connection', (socket: Socket) => this.track(socket));
-    this.server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.tunnel(req, socket, head));
+    this.server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.tunnel(req, socket, head).catch(() => socket.destroy()));
     this.server.on('clientError', (_error, socket: Socket) => socket.destroy());
   }
 
@@ -79,7 +84,7 @@ export class FilteringProxy {
     const target = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(req.url ?? '');
     const dialled = target ? await this.dial(target[1]!, Number(target[2])) : { ok: false as const, status: 400, text: 'CONNECT needs host:port' };
     if (!dialled.ok) {
-      client.end(`HTTP/1.1 ${dialled.status} ${dialled.status === 403 ? 'Forbidden' : 'Bad Gateway'}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${dialled.text}\n`);
+      client.end(`HTTP/1.1 ${dialled.status} ${STATUS_CODES[dialled.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${dialled.text}\n`);
       return;
     }
     const upstream = dialled.socket;
@@ -121,6 +126,7 @@ export class FilteringProxy {
   /** Decide, resolve, check every address, connect to one that passed: no second resolution in between. */
   private async dial(rawHost: string, port: number): Promise<Dialled> {
     const host = normalizeHost(rawHost);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, status: 400, text: `no such port: ${port}` };
     const refused = (why: string, grantable: boolean): Dialled => {
       this.options.onRefused({ host, port, why, grantable });
       return { ok: false, status: 403, text: `blocked by the sandbox: connect to ${host} (${why})` };

@@ -1,0 +1,87 @@
+import { createServer, type Server } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FilteringProxy, MAX_CONNECTIONS, type Refusal } from '../../../src-main/core/sandbox/net/filtering-proxy';
+
+// SECURITY X1: the proxy takes whatever a sandboxed server sends. Nothing it sends may crash main, pass a
+// refusal, or hold more of main's descriptors than one server's share.
+let target: Server;
+let targetPort: number;
+let proxy: FilteringProxy;
+let proxyPort: number;
+const refusals: Refusal[] = [];
+
+beforeAll(async () => {
+  target = createServer((_req, res) => res.end('target'));
+  await new Promise<void>((done) => target.listen(0, '127.0.0.1', done));
+  targetPort = (target.address() as { port: number }).port;
+  proxy = new FilteringProxy({ rules: { allowed: ['allowed.test'], denied: [] }, onRefused: (r) => refusals.push(r), resolve: async () => ['127.0.0.1'] });
+  proxyPort = (await proxy.listen({ port: 0 })) as number;
+});
+
+afterAll(async () => {
+  await proxy.close();
+  target.close();
+});
+
+/** Sends raw bytes to the proxy and reads what it answers until it closes (or the first header block). */
+function raw(text: string): Promise<string> {
+  return new Promise((done) => {
+    const socket = connect({ host: '127.0.0.1', port: proxyPort });
+    let answer = '';
+    socket.setEncoding('utf8');
+    socket.once('connect', () => socket.write(text));
+    socket.on('data', (chunk: string) => {
+      answer += chunk;
+      if (!answer.startsWith('HTTP/1.1 200 Connection Established')) return;
+      socket.destroy();
+      done(answer);
+    });
+    socket.once('close', () => done(answer));
+    socket.once('error', () => done(answer));
+  });
+}
+
+const statusOf = (answer: string) => answer.split('\r\n')[0];
+
+describe('the filtering proxy against a hostile client', () => {
+  it('answers a CONNECT to a port that cannot exist with 400, and keeps serving', async () => {
+    for (const port of ['0', '99999']) expect(statusOf(await raw(`CONNECT allowed.test:${port} HTTP/1.1\r\nHost: x\r\n\r\n`)), port).toBe('HTTP/1.1 400 Bad Request');
+    expect(statusOf(await raw(`GET http://allowed.test:99999/ HTTP/1.1\r\nHost: x\r\n\r\n`))).toBe('HTTP/1.1 400 Bad Request');
+    expect(statusOf(await raw(`CONNECT allowed.test:${targetPort} HTTP/1.1\r\nHost: x\r\n\r\n`))).toBe('HTTP/1.1 200 Connection Established');
+  });
+
+  it('refuses a CONNECT without a port, an https:// or relative request line, and garbage', async () => {
+    expect(statusOf(await raw('CONNECT allowed.test HTTP/1.1\r\nHost: x\r\n\r\n'))).toBe('HTTP/1.1 400 Bad Request');
+    expect(statusOf(await raw('GET https://allowed.test/ HTTP/1.1\r\nHost: x\r\n\r\n'))).toBe('HTTP/1.1 400 Bad Request');
+    expect(statusOf(await raw('GET / HTTP/1.1\r\nHost: allowed.test\r\n\r\n'))).toBe('HTTP/1.1 400 Bad Request');
+    expect(await raw('\u0000\u0001 not http at all\r\n\r\n')).not.toMatch(/^HTTP\/1.1 200/);
+    expect(statusOf(await raw(`GET http://allowed.test:${targetPort}/ HTTP/1.1\r\nHost: x\r\n\r\n`))).toBe('HTTP/1.1 200 OK');
+  });
+
+  it('does not take a host from the Host header or a userinfo trick: the request line decides', async () => {
+    refusals.length = 0;
+    expect(statusOf(await raw(`GET http://allowed.test@evil.test:${targetPort}/ HTTP/1.1\r\nHost: allowed.test\r\n\r\n`))).toBe('HTTP/1.1 403 Forbidden');
+    expect(statusOf(await raw(`CONNECT evil.test:${targetPort} HTTP/1.1\r\nHost: allowed.test:${targetPort}\r\n\r\n`))).toBe('HTTP/1.1 403 Forbidden');
+    expect(refusals.map((r) => r.host)).toEqual(['evil.test', 'evil.test']);
+  });
+
+  it(`holds at most ${MAX_CONNECTIONS} connections of one server at once`, async () => {
+    const open: Socket[] = [];
+    try {
+      for (let i = 0; i < MAX_CONNECTIONS; i++) {
+        const socket = connect({ host: '127.0.0.1', port: proxyPort });
+        await new Promise((done) => socket.once('connect', done));
+        open.push(socket);
+      }
+      // The next one is closed by the proxy at once (net.Server's maxConnections).
+      const extra = connect({ host: '127.0.0.1', port: proxyPort });
+      open.push(extra);
+      await new Promise((done) => extra.once('close', done));
+      expect(extra.destroyed).toBe(true);
+    } finally {
+      for (const socket of open) socket.destroy();
+    }
+    await expect.poll(async () => statusOf(await raw(`GET http://allowed.test:${targetPort}/ HTTP/1.1\r\nHost: x\r\n\r\n`))).toBe('HTTP/1.1 200 OK');
+  });
+});
