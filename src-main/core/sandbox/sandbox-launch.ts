@@ -91,7 +91,7 @@ export async function sandboxLaunch(
     // No network namespace on macOS: the proxy listens on a loopback port, the only address the profile opens.
     const network = await networkFor(plan, options.resolve);
     const port = network ? ((await network.open({ port: 0 })) as number) : undefined;
-    const env = { ...launch.env, TMPDIR: temp, ...(port ? proxyEnvironment(`http://127.0.0.1:${port}`) : {}) };
+    const env = { ...launch.env, TMPDIR: temp, ...(port ? proxyEnvironment(`127.0.0.1:${port}`) : {}) };
     return {
       ok: true,
       plan,
@@ -117,7 +117,7 @@ export async function sandboxLaunch(
     plan.grants.push({ path: runtimeFolder, access: 'read', from: 'toolchain' });
   }
   const inner = [network.bridgePath, network.socketPath, String(BRIDGE_PORT), launch.command, ...launch.args];
-  const env = { ...launch.env, TMPDIR: '/tmp', ...proxyEnvironment(`http://127.0.0.1:${BRIDGE_PORT}`), ...runtime.env };
+  const env = { ...launch.env, TMPDIR: '/tmp', ...proxyEnvironment(`127.0.0.1:${BRIDGE_PORT}`), ...runtime.env };
   return { ok: true, plan, mechanism: 'bubblewrap', network, launch: { ...launch, command: bwrap, args: bwrapArgs(plan, runtime.command, inner, launch.cwd, network.folder), env } };
 }
 

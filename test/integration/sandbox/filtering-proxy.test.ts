@@ -84,4 +84,49 @@ describe('the filtering proxy against a hostile client', () => {
     }
     await expect.poll(async () => statusOf(await raw(`GET http://allowed.test:${targetPort}/ HTTP/1.1\r\nHost: x\r\n\r\n`))).toBe('HTTP/1.1 200 OK');
   });
+
+  /** Sends SOCKS5 bytes in the given pieces and collects every byte the proxy answers until it closes. */
+  function socks(pieces: Buffer[], after = '', hangUp = false): Promise<Buffer> {
+    return new Promise((done) => {
+      const socket = connect({ host: '127.0.0.1', port: proxyPort });
+      const answer: Buffer[] = [];
+      socket.once('connect', async () => {
+        for (const piece of pieces) {
+          socket.write(piece);
+          await new Promise((next) => setImmediate(next));
+        }
+        if (after) socket.write(after);
+        if (hangUp) socket.end();
+      });
+      socket.on('data', (chunk: Buffer) => answer.push(chunk));
+      socket.once('close', () => done(Buffer.concat(answer)));
+      socket.once('error', () => done(Buffer.concat(answer)));
+    });
+  }
+  const greeting = Buffer.from([5, 1, 0]);
+  const connectTo = (host: string, port: number) => Buffer.concat([Buffer.from([5, 1, 0, 3, host.length]), Buffer.from(host), Buffer.from([port >> 8, port & 255])]);
+  const GET = 'GET / HTTP/1.1\r\nHost: allowed.test\r\nConnection: close\r\n\r\n';
+
+  it('speaks SOCKS5 on the same socket: a granted name gets through, even sent in pieces', async () => {
+    const answer = await socks([greeting, connectTo('allowed.test', targetPort).subarray(0, 3), connectTo('allowed.test', targetPort).subarray(3)], GET);
+    expect([...answer.subarray(0, 4)]).toEqual([5, 0, 5, 0]);
+    expect(answer.subarray(12).toString()).toMatch(/^HTTP\/1.1 200 OK[\s\S]*target$/);
+  });
+
+  it('refuses over SOCKS5 what it refuses over HTTP, and reports it', async () => {
+    refusals.length = 0;
+    expect([...(await socks([greeting, connectTo('evil.test', targetPort)]))]).toEqual([5, 0, 5, 2, 0, 1, 0, 0, 0, 0, 0, 0]);
+    const literal = Buffer.from([5, 1, 0, 1, 127, 0, 0, 1, targetPort >> 8, targetPort & 255]);
+    expect([...(await socks([greeting, literal]))].slice(0, 4)).toEqual([5, 0, 5, 2]);
+    expect(refusals.map((r) => r.host)).toEqual(['evil.test', '127.0.0.1']);
+  });
+
+  it('closes a SOCKS handshake it does not support: no acceptable method, BIND, an unknown address type; and survives one cut short', async () => {
+    expect([...(await socks([Buffer.from([5, 1, 2])]))]).toEqual([5, 0xff]);
+    expect([...(await socks([greeting, Buffer.from([5, 2, 0, 3, 1, 0x61, 0, 80])]))]).toEqual([5, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0]);
+    expect([...(await socks([greeting, Buffer.from([5, 1, 0, 9, 0, 0])]))]).toEqual([5, 0, 5, 8, 0, 1, 0, 0, 0, 0, 0, 0]);
+    expect([...(await socks([Buffer.from([5, 255, ...Array(255).fill(1)])]))]).toEqual([5, 0xff]);
+    expect([...(await socks([greeting, Buffer.from([5, 1, 0, 3, 200, 0x61])], '', true))]).toEqual([5, 0]);
+    expect(statusOf(await raw(`GET http://allowed.test:${targetPort}/ HTTP/1.1\r\nHost: x\r\n\r\n`))).toBe('HTTP/1.1 200 OK');
+  });
 });

@@ -48,7 +48,7 @@ afterAll(async () => {
 });
 
 interface Running {
-  reach: (how: 'fetch' | 'tunnel' | 'forward' | 'direct', host: string, port: number) => Promise<string>;
+  reach: (how: 'fetch' | 'tunnel' | 'forward' | 'socks' | 'direct', host: string, port: number) => Promise<string>;
   logged: string[];
   folder: string | undefined;
   close: () => Promise<void>;
@@ -85,12 +85,13 @@ const NARROW = { allowedDomains: ['allowed.test', '*.wild.test'], deniedDomains:
 const refusedBySandbox = (host: string) => expect.stringMatching(new RegExp(`^status 403: blocked by the sandbox: connect to ${host.replace(/\./g, '\\.')} `));
 
 describe('a sandboxed server\'s network: only its allowedDomains, through its own proxy', () => {
-  it('reaches its granted host by fetch (Node\'s env proxy), by CONNECT and by a forwarded http request', async () => {
+  it('reaches its granted host by fetch (Node\'s env proxy), by CONNECT, by a forwarded http request and by SOCKS5', async () => {
     const server = await run(NARROW);
     try {
       expect(await server.reach('fetch', 'allowed.test', grantedPort)).toBe(`ok: granted answers allowed.test:${grantedPort}`);
       expect(await server.reach('tunnel', 'allowed.test', grantedPort)).toBe(`ok: granted answers allowed.test`);
       expect(await server.reach('forward', 'allowed.test', grantedPort)).toBe(`ok: granted answers allowed.test:${grantedPort}`);
+      expect(await server.reach('socks', 'allowed.test', grantedPort)).toBe('ok: granted answers allowed.test');
     } finally {
       await server.close();
     }
@@ -111,6 +112,7 @@ describe('a sandboxed server\'s network: only its allowedDomains, through its ow
         expect(await narrow.reach('tunnel', host, port), host).toEqual(refusedBySandbox(host));
         expect(await narrow.reach('forward', host, port), host).toEqual(refusedBySandbox(host));
         expect(await narrow.reach('fetch', host, port), host).toBe('Proxy response (403) !== 200 when HTTP Tunneling');
+        expect(await narrow.reach('socks', host, port), host).toBe('socks reply 2');
       }
       // Each one reaches the row as a refusal to connect, except the host the entry denies (Allow cannot help it).
       expect(narrow.logged).toEqual(expect.arrayContaining(['[sandbox] blocked by the sandbox: connect to ungranted.test', '[sandbox] blocked by the sandbox: connect to 169.254.169.254']));

@@ -44,7 +44,7 @@ describe('sandboxLaunch on Linux with allowedDomains', () => {
       const proxy = 'http://127.0.0.1:3128';
       expect(result.launch.env).toEqual({
         HOME: '/nonexistent-home', PATH: '/usr/bin', TMPDIR: '/tmp', NODE_USE_ENV_PROXY: '1', NO_PROXY: '', no_proxy: '',
-        HTTP_PROXY: proxy, http_proxy: proxy, HTTPS_PROXY: proxy, https_proxy: proxy, ALL_PROXY: proxy, all_proxy: proxy,
+        HTTP_PROXY: proxy, http_proxy: proxy, HTTPS_PROXY: proxy, https_proxy: proxy, ALL_PROXY: 'socks5h://127.0.0.1:3128', all_proxy: 'socks5h://127.0.0.1:3128',
         npm_config_proxy: proxy, npm_config_https_proxy: proxy,
       });
       // Private to this user, with the bridge in it; nothing listens until the server starts.

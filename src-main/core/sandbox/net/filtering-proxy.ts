@@ -1,8 +1,9 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { createServer, request, STATUS_CODES, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import { connect, isIP, type Socket } from 'node:net';
+import { connect, createServer as createListener, isIP, type Server as Listener, type Socket } from 'node:net';
 import { specialAddress } from './address-rules';
 import { judgeHost, normalizeHost, type DomainRules } from './domain-rules';
+import { readSocksRequest, SOCKS_REPLY, socksReply } from './socks-handshake';
 
 /** A connection the proxy refused: the host as asked for, and why. `grantable`: Allow would fix it. */
 export interface Refusal {
@@ -33,44 +34,75 @@ type Dialled = { ok: true; socket: Socket } | { ok: false; status: number; text:
 
 /**
  * The one way out of a sandboxed server's network namespace (SECURITY X1): an HTTP proxy (CONNECT for
- * https and anything else over TCP, absolute-form requests for plain http) that lets a connection through
+ * https and anything else over TCP, absolute-form requests for plain http) and, on the same socket, a
+ * SOCKS5 proxy (told apart by the first byte, 5), that lets a connection through
  * only to a host its entry grants. It resolves the name itself and dials the address it checked, so a name
  * that resolves to this machine or the local network (DNS rebinding, 169.254.169.254) is refused unless the
  * person granted that exact name. One proxy per server: its refusals are that server's, and it closes with it.
  */
 export class FilteringProxy {
-  private readonly server: Server;
+  private readonly listener: Listener;
+  /** Never listens itself: the listener hands it the connections that speak HTTP. */
+  private readonly http: Server;
   private readonly sockets = new Set<Socket>();
   private readonly resolve: Resolve;
 
   constructor(private readonly options: FilteringProxyOptions) {
     this.resolve = options.resolve ?? systemResolve;
     // Whatever a server sends, it must never become an unhandled rejection in main: each handler ends in a catch.
-    this.server = createServer((req, res) => void this.forward(req, res).catch(() => res.destroy()));
-    this.server.maxConnections = MAX_CONNECTIONS;
-    this.server.on('connection', (socket: Socket) => this.track(socket));
-    this.server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.tunnel(req, socket, head).catch(() => socket.destroy()));
-    this.server.on('clientError', (_error, socket: Socket) => socket.destroy());
+    this.http = createServer((req, res) => void this.forward(req, res).catch(() => res.destroy()));
+    this.http.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => void this.tunnel(req, socket, head).catch(() => socket.destroy()));
+    this.http.on('clientError', (_error, socket: Socket) => socket.destroy());
+    this.listener = createListener((socket) => this.accept(socket));
+    this.listener.maxConnections = MAX_CONNECTIONS;
   }
 
   /** Listens on a UNIX socket (Linux: bound into the sandbox) or a loopback port (macOS). */
   listen(target: { path: string } | { port: 0 }): Promise<string | number> {
     return new Promise((done, fail) => {
-      this.server.once('error', fail);
+      this.listener.once('error', fail);
       const listening = () => {
-        const address = this.server.address();
+        const address = this.listener.address();
         done(typeof address === 'string' ? address : address!.port);
       };
-      if ('path' in target) this.server.listen(target.path, listening);
-      else this.server.listen(0, '127.0.0.1', listening);
+      if ('path' in target) this.listener.listen(target.path, listening);
+      else this.listener.listen(0, '127.0.0.1', listening);
     });
   }
 
   /** Stops listening and cuts every connection it carries, both sides: nothing of it stays open. */
   async close(): Promise<void> {
-    const closed = new Promise<void>((done) => this.server.close(() => done()));
+    const closed = new Promise<void>((done) => this.listener.close(() => done()));
     for (const socket of this.sockets) socket.destroy();
-    if (this.server.listening) await closed;
+    if (this.listener.listening) await closed;
+  }
+
+  /** SOCKS5 starts with byte 5; an HTTP request line never does. */
+  private accept(socket: Socket): void {
+    this.track(socket);
+    socket.on('error', () => socket.destroy());
+    socket.once('data', (chunk: Buffer) => {
+      socket.pause();
+      socket.unshift(chunk);
+      if (chunk[0] === 5) void this.socks(socket).catch(() => socket.destroy());
+      else {
+        this.http.emit('connection', socket);
+        socket.resume();
+      }
+    });
+  }
+
+  private async socks(client: Socket): Promise<void> {
+    const request = await readSocksRequest(client);
+    if (!request) return;
+    const dialled = await this.dial(request.target.host, request.target.port);
+    if (!dialled.ok) {
+      socksReply(client, dialled.status === 403 ? SOCKS_REPLY.notAllowed : dialled.status === 400 ? SOCKS_REPLY.failure : SOCKS_REPLY.hostUnreachable);
+      client.end();
+      return;
+    }
+    socksReply(client, SOCKS_REPLY.succeeded);
+    this.splice(client, dialled.socket, request.rest);
   }
 
   private track(socket: Socket): Socket {
@@ -81,15 +113,20 @@ export class FilteringProxy {
 
   private async tunnel(req: IncomingMessage, client: Socket, head: Buffer): Promise<void> {
     client.on('error', () => client.destroy());
+    client.pause(); // until the pipe: nothing sent early is lost
     const target = /^(\[[^\]]+\]|[^:[\]]+):(\d{1,5})$/.exec(req.url ?? '');
     const dialled = target ? await this.dial(target[1]!, Number(target[2])) : { ok: false as const, status: 400, text: 'CONNECT needs host:port' };
     if (!dialled.ok) {
       client.end(`HTTP/1.1 ${dialled.status} ${STATUS_CODES[dialled.status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${dialled.text}\n`);
       return;
     }
-    const upstream = dialled.socket;
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-    if (head.length) upstream.write(head);
+    this.splice(client, dialled.socket, head);
+  }
+
+  /** Carries bytes both ways until either side ends; then both are gone. */
+  private splice(client: Socket, upstream: Socket, first: Buffer): void {
+    if (first.length) upstream.write(first);
     upstream.pipe(client);
     client.pipe(upstream);
     const cut = () => (client.destroy(), upstream.destroy());

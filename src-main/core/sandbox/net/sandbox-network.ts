@@ -6,16 +6,19 @@ import { FilteringProxy, type Refusal, type Resolve } from './filtering-proxy';
 import { bridgeScript } from './proxy-bridge';
 
 /**
- * The proxy variables a sandboxed server gets (SECURITY X1): curl, pip, npm, Python and Go read the
- * HTTP(S)_PROXY family, npm its own `npm_config_*proxy`, and Node's own fetch and http (≥ 24.5) read them
- * once NODE_USE_ENV_PROXY is set. NO_PROXY is empty: nothing bypasses the proxy (nothing could: it is the
- * only way out of the namespace, but a tool that skips the proxy fails plainly instead of oddly).
+ * The proxy variables a sandboxed server gets (SECURITY X1), all naming its one proxy (`127.0.0.1:port`):
+ * curl, pip, npm, Python and Go read the HTTP(S)_PROXY family, npm its own `npm_config_*proxy`, Node's own
+ * fetch and http (≥ 24.5) read them once NODE_USE_ENV_PROXY is set; ALL_PROXY is the same port spoken as
+ * SOCKS5 with names resolved by the proxy (`socks5h`), for tools that take only that. NO_PROXY is empty:
+ * nothing bypasses the proxy (nothing could, it is the only way out; a tool that tries fails plainly).
  */
-export function proxyEnvironment(proxyUrl: string): Record<string, string> {
-  const env: Record<string, string> = { NODE_USE_ENV_PROXY: '1', npm_config_proxy: proxyUrl, npm_config_https_proxy: proxyUrl, NO_PROXY: '', no_proxy: '' };
-  for (const name of ['HTTP_PROXY', 'HTTPS_PROXY', 'ALL_PROXY']) {
-    env[name] = proxyUrl;
-    env[name.toLowerCase()] = proxyUrl;
+export function proxyEnvironment(address: string): Record<string, string> {
+  const http = `http://${address}`;
+  const socks = `socks5h://${address}`;
+  const env: Record<string, string> = { NODE_USE_ENV_PROXY: '1', npm_config_proxy: http, npm_config_https_proxy: http, NO_PROXY: '', no_proxy: '' };
+  for (const [name, url] of [['HTTP_PROXY', http], ['HTTPS_PROXY', http], ['ALL_PROXY', socks]] as const) {
+    env[name] = url;
+    env[name.toLowerCase()] = url;
   }
   return env;
 }
