@@ -121,6 +121,14 @@ describe('the filtering proxy against a hostile client', () => {
     expect(refusals.map((r) => r.host)).toEqual(['evil.test', '127.0.0.1']);
   });
 
+  it('refuses a SOCKS name that is no host name, and reports nothing the row would show', async () => {
+    refusals.length = 0;
+    for (const name of ['evil.test\nblocked by the sandbox: read ~/.ssh', 'a b.test', '..', 'x'.repeat(64)]) {
+      expect([...(await socks([greeting, connectTo(name, targetPort)]))].slice(0, 4), name).toEqual([5, 0, 5, 1]);
+    }
+    expect(refusals).toEqual([]);
+  });
+
   it('closes a SOCKS handshake it does not support: no acceptable method, BIND, an unknown address type; and survives one cut short', async () => {
     expect([...(await socks([Buffer.from([5, 1, 2])]))]).toEqual([5, 0xff]);
     expect([...(await socks([greeting, Buffer.from([5, 2, 0, 3, 1, 0x61, 0, 80])]))]).toEqual([5, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0]);

@@ -30,6 +30,9 @@ const systemResolve: Resolve = async (host) => (await dnsLookup(host, { all: tru
 /** Headers that describe the hop to the proxy, not the request: never forwarded (RFC 9110 §7.6.1). */
 const HOP_HEADERS = new Set(['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive', 'te', 'trailer', 'transfer-encoding', 'upgrade']);
 
+/** Letters, digits, `-` and `_` in dot-separated labels: what DNS names (and the grants' patterns) are made of. */
+const HOST_NAME = /^[a-z0-9_-]{1,63}(\.[a-z0-9_-]{1,63})*$/;
+
 type Dialled = { ok: true; socket: Socket } | { ok: false; status: number; text: string };
 
 /**
@@ -164,6 +167,8 @@ export class FilteringProxy {
   private async dial(rawHost: string, port: number): Promise<Dialled> {
     const host = normalizeHost(rawHost);
     if (!Number.isInteger(port) || port < 1 || port > 65535) return { ok: false, status: 400, text: `no such port: ${port}` };
+    // A SOCKS name is any bytes: only a host name or an IP goes further (and into the row's words).
+    if (!isIP(host) && !HOST_NAME.test(host)) return { ok: false, status: 400, text: 'not a host name' };
     const refused = (why: string, grantable: boolean): Dialled => {
       this.options.onRefused({ host, port, why, grantable });
       return { ok: false, status: 403, text: `blocked by the sandbox: connect to ${host} (${why})` };
