@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { lookup } from 'node:dns/promises';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -5,6 +6,7 @@ import { createServer, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import which from 'which';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { normalizeSandbox } from '../../../src-main/core/config/sandbox-config';
 import { childEnvironment } from '../../../src-main/core/mcp/child-env';
@@ -176,6 +178,41 @@ describe('a sandboxed server\'s network: only its allowedDomains, through its ow
     expect(existsSync(folder)).toBe(false);
     const refused = await new Promise<string>((done) => connect(`${folder}/proxy.sock`).once('error', (error: NodeJS.ErrnoException) => done(error.code ?? '')));
     expect(refused).toBe('ENOENT');
+  });
+
+  it('lets npm itself reach a registry on a granted host through npm_config_proxy, and not one on an ungranted host', async () => {
+    const registry = createServer((req, res) => {
+      const name = decodeURIComponent(req.url!.slice(1));
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ name, 'dist-tags': { latest: '1.2.3' }, versions: { '1.2.3': { name, version: '1.2.3', dist: { tarball: `http://${req.headers.host}/t.tgz` } } } }));
+    });
+    await new Promise<void>((done) => registry.listen(0, '127.0.0.1', done));
+    const port = (registry.address() as { port: number }).port;
+    const npmView = async (host: string) => {
+      const npm = (await which('npm', { path: process.env.PATH ?? '', nothrow: true }))!;
+      const env = childEnvironment({ HOME: home, npm_config_cache: '/tmp/npm-cache', npm_config_update_notifier: 'false' }, process.env.PATH ?? '');
+      const sandboxed = await sandboxLaunch({ command: npm, args: ['view', 'some-package', 'version', '--registry', `http://${host}:${port}/`], env }, { settings: normalizeSandbox({ network: NARROW }), home, dataHome: `${home}/data`, required: false, resolve });
+      if (!sandboxed.ok || sandboxed.mechanism !== 'bubblewrap' || !sandboxed.network) throw new Error('expected a sandboxed launch with a network');
+      await sandboxed.network.open();
+      try {
+        const child = spawn(sandboxed.launch.command, sandboxed.launch.args, { env: sandboxed.launch.env, stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+        const code = await new Promise<number | null>((done) => child.once('close', done));
+        return { code, out: out.trim() };
+      } finally {
+        await sandboxed.network.close();
+      }
+    };
+    try {
+      expect(await npmView('allowed.test')).toEqual({ code: 0, out: '1.2.3' });
+      const refused = await npmView('ungranted.test');
+      expect(refused.code).not.toBe(0);
+      expect(refused.out).toMatch(/403/);
+    } finally {
+      registry.close();
+    }
   });
 
   it('still stops the whole tree, bridge included, of a server that ignores SIGTERM and stdin', async () => {
