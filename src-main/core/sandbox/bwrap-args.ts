@@ -25,6 +25,8 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cw
     if (grant.access === 'read' && !covered.some((folder) => isInside(real, folder))) continue;
     out.push(grant.access === 'write' ? '--bind' : '--ro-bind', real, real);
   }
+  // Before any hidden folder is made read-only, so a TMPDIR inside the home can still take the mount point.
+  if (networkFolder) out.push('--ro-bind', networkFolder, networkFolder);
   for (const path of plan.denyWrite) if (existsSync(path)) out.push('--ro-bind', path, path);
   for (const path of plan.denyRead) {
     if (!existsSync(path)) continue;
@@ -35,7 +37,6 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cw
   for (const folder of plan.sealed) if (existsSync(folder)) out.push('--tmpfs', folder, '--remount-ro', folder);
   const resealed = (folder: string) => plan.sealed.some((sealed) => sealed !== folder && isInside(folder, sealed));
   for (const folder of hidden) if (!resealed(folder)) out.push('--remount-ro', folder);
-  if (networkFolder) out.push('--ro-bind', networkFolder, networkFolder);
   if (cwd) out.push('--chdir', cwd);
   out.push('--', command, ...args);
   return out;

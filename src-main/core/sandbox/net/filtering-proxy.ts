@@ -193,10 +193,16 @@ export class FilteringProxy {
   }
 }
 
+/** How long a dial may take before the next address is tried (a black-holed address would hold ~2 minutes). */
+const CONNECT_TIMEOUT_MS = 30_000;
+
 function connected(address: string, port: number): Promise<Socket | undefined> {
   return new Promise((done) => {
-    const socket = connect({ host: address, port });
+    const socket = connect({ host: address, port, timeout: CONNECT_TIMEOUT_MS });
+    socket.once('timeout', () => (socket.destroy(), done(undefined)));
     socket.once('connect', () => {
+      socket.setTimeout(0);
+      socket.removeAllListeners('timeout');
       socket.removeAllListeners('error');
       socket.on('error', () => socket.destroy());
       done(socket);
