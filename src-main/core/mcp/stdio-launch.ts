@@ -51,7 +51,7 @@ export async function prepareStdio(
     options.onNoise(`[sandbox] ${sandboxed.note}`);
     return { ok: true, transport: new StdioProcessTransport({ ...sandboxed.launch, ...transportOptions }) };
   }
-  return { ok: true, transport: new SandboxedTransport({ ...sandboxed.launch, ...transportOptions }, sandboxed.plan, home) };
+  return { ok: true, transport: new SandboxedTransport({ ...sandboxed.launch, ...transportOptions }, sandboxed.plan, home, sandboxed.network) };
 }
 
 async function isDirectory(path: string): Promise<boolean> {

@@ -6,11 +6,13 @@ import { isInside, type SandboxPlan } from './sandbox-plan';
  * hidden places come first, the grants are bound back over them, denials last, then the hidden
  * folders are made read-only (a write there fails with EROFS rather than landing in a throwaway tmpfs).
  * `--unshare-pid` + `--die-with-parent` keep the whole tree inside one process the transport can stop.
+ * The server always gets a network namespace of its own (`--unshare-net`: no route out, no loopback of the
+ * machine, no abstract sockets); with domains granted, `networkFolder` (the filtering proxy's socket and
+ * the bridge, net/sandbox-network.ts) is bound in read-only, and is then its only way out.
  */
-export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cwd: string | undefined): string[] {
+export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cwd: string | undefined, networkFolder?: string): string[] {
   const out = ['--ro-bind', '/', '/', '--dev', '/dev', '--proc', '/proc', '--tmpfs', '/tmp'];
-  out.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--die-with-parent', '--new-session');
-  if (plan.network.kind === 'none') out.push('--unshare-net');
+  out.push('--unshare-pid', '--unshare-ipc', '--unshare-uts', '--unshare-net', '--die-with-parent', '--new-session');
   // Parents first, so a hidden folder inside another (a home inside the data home) is made after it.
   const hidden = [...plan.hidden].sort((a, b) => a.length - b.length).filter((folder) => existsSync(folder));
   for (const folder of hidden) out.push('--tmpfs', folder);
@@ -23,6 +25,8 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cw
     if (grant.access === 'read' && !covered.some((folder) => isInside(real, folder))) continue;
     out.push(grant.access === 'write' ? '--bind' : '--ro-bind', real, real);
   }
+  // Before any hidden folder is made read-only, so a TMPDIR inside the home can still take the mount point.
+  if (networkFolder) out.push('--ro-bind', networkFolder, networkFolder);
   for (const path of plan.denyWrite) if (existsSync(path)) out.push('--ro-bind', path, path);
   for (const path of plan.denyRead) {
     if (!existsSync(path)) continue;

@@ -5,7 +5,7 @@ import type { SandboxPlan } from './sandbox-plan';
  * broad allows come first, then the hidden places, then the grants re-opened, then the denials.
  * Paths are quoted as SBPL string literals (backslash and quote escaped) so a path cannot end the rule.
  */
-export function macosProfile(plan: SandboxPlan, tempDir: string): string {
+export function macosProfile(plan: SandboxPlan, tempDir: string, proxyPort?: number): string {
   const lines = [
     '(version 1)',
     '(deny default)',
@@ -24,16 +24,16 @@ export function macosProfile(plan: SandboxPlan, tempDir: string): string {
     ...plan.sealed.map((path) => `(deny file-read* file-write* (subpath ${literal(path)}))`),
     // The keychain is reached over these services: no server gets the person's secrets from it.
     '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd"))',
-    ...networkRules(plan),
+    ...networkRules(plan, proxyPort),
   ];
   return `${lines.join('\n')}\n`;
 }
 
-function networkRules(plan: SandboxPlan): string[] {
-  if (plan.network.kind === 'none') return ['(deny network*)'];
-  // Seatbelt filters by address, not name: with domains granted the server gets outbound TCP/UDP, and the
-  // domain list is advisory until a filtering proxy exists (docs/sandbox.md).
-  return ['(allow network-outbound)', '(allow system-socket)'];
+function networkRules(plan: SandboxPlan, proxyPort: number | undefined): string[] {
+  // Seatbelt filters by address, not name: with domains granted, the one place the server may connect to
+  // is its filtering proxy on loopback (net/filtering-proxy.ts), which decides by name.
+  if (plan.network.kind === 'none' || proxyPort === undefined) return ['(deny network*)'];
+  return ['(deny network*)', `(allow network-outbound (remote ip "localhost:${Math.trunc(proxyPort)}"))`];
 }
 
 function literal(path: string): string {

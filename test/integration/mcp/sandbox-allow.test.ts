@@ -1,4 +1,6 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerView } from '../../../src-preload/contract';
@@ -75,6 +77,37 @@ describe('Allow on a sandbox refusal', () => {
   });
 });
 
+
+describe('Allow on a host the sandbox\'s network proxy refused', () => {
+  it('shows "connect to localhost" on the row, and Allow writes it into allowedDomains and the fetch gets through', async () => {
+    const listener = createServer((_req, res) => res.end('the listener answers'));
+    await new Promise<void>((done) => listener.listen(0, '127.0.0.1', done));
+    const port = (listener.address() as AddressInfo).port;
+    const person = join(home, 'person');
+    await mkdir(person, { recursive: true });
+    try {
+      const c = await startCore({
+        fetcher: {
+          command: 'node',
+          args: [fixture('hostile-network.mjs'), '--fetch-on-start', `http://localhost:${port}/`],
+          env: { HOME: person },
+          sandboxEnabled: true,
+          sandbox: { network: { allowedDomains: ['registry.npmjs.org'] } },
+        },
+      });
+      const refused = await row(c, 'fetcher', (s) => s.state === 'error');
+      expect(refused.reason).toBe('blocked by the sandbox: connect to localhost');
+      expect(refused.sandbox).toMatchObject({ status: 'on', denial: { kind: 'connect', text: 'blocked by the sandbox: connect to localhost' } });
+
+      expect(await dispatch(c.handlers, 'allowSandboxDenial', { name: 'fetcher' })).toEqual({ ok: true, value: null });
+      const written = JSON.parse(await readFile(join(home, 'servers.json'), 'utf8')) as { servers: Record<string, { sandbox: unknown }> };
+      expect(written.servers.fetcher!.sandbox).toEqual({ network: { allowedDomains: ['registry.npmjs.org', 'localhost'] } });
+      await row(c, 'fetcher', (s) => s.state === 'connected');
+    } finally {
+      listener.close();
+    }
+  }, 180_000);
+});
 
 describe('Allow never opens the data home', () => {
   it('refuses to grant a refusal inside Switchboard\'s data home, and writes nothing', async () => {

@@ -40,3 +40,17 @@ describe('macosProfile (sandbox-exec)', () => {
     expect(profile.split('\n')).not.toContain('(allow default)');
   });
 });
+
+describe('macosProfile with allowedDomains', () => {
+  const withDomains: SandboxPlan = { ...plan, network: { kind: 'domains', allowed: ['api.github.com'], denied: [] } };
+
+  it('opens only the filtering proxy\'s port on loopback, after denying the network', () => {
+    const lines = macosProfile(withDomains, '/tmp/t', 51234).trim().split('\n');
+    expect(lines.filter((line) => line.includes('network'))).toEqual(['(deny network*)', '(allow network-outbound (remote ip "localhost:51234"))']);
+  });
+
+  it('gives no network when there is no proxy to reach', () => {
+    const lines = macosProfile(withDomains, '/tmp/t').trim().split('\n');
+    expect(lines.filter((line) => line.includes('network'))).toEqual(['(deny network*)']);
+  });
+});

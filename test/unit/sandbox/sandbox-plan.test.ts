@@ -68,8 +68,13 @@ describe('bwrapArgs', () => {
     expect(args.slice(args.indexOf('--'))).toEqual(['--', '/usr/bin/node', 'server.js', '$(id)']);
   });
 
-  it('keeps the network when domains are granted', () => {
-    expect(bwrapArgs(plan([], normalizeSandbox({ network: { allowedDomains: ['example.com'] } })), '/usr/bin/node', [], undefined)).not.toContain('--unshare-net');
+  it('gives the server a network namespace of its own even with domains granted, its proxy folder bound in read-only', () => {
+    const args = bwrapArgs(plan([], normalizeSandbox({ network: { allowedDomains: ['example.com'] } })), '/usr/bin/node', [], undefined, '/tmp/switchboard-net-x');
+    expect(args).toContain('--unshare-net');
+    const bind = args.lastIndexOf('/tmp/switchboard-net-x');
+    expect(args.slice(bind - 2, bind + 1)).toEqual(['--ro-bind', '/tmp/switchboard-net-x', '/tmp/switchboard-net-x']);
+    // After the private /tmp is mounted, or the tmpfs would cover it.
+    expect(bind).toBeGreaterThan(args.indexOf('/tmp'));
   });
 });
 
