@@ -1,6 +1,6 @@
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { SandboxSettings } from '../config/sandbox-config';
 
 /** Why a path is reachable: shown beside it, so the person sees what they (or a grant) opened. */
@@ -127,9 +127,19 @@ function packageRoots(command: string, args: string[], cwd: string | undefined):
   const roots: string[] = [];
   for (const file of files) {
     if (!isFile(file)) continue;
-    for (const candidate of unique([file, realOrSelf(file)])) roots.push(packageRoot(candidate));
+    for (const candidate of unique([file, realOrSelf(file)])) {
+      const root = packageRoot(candidate);
+      roots.push(root, ...enclosingNodeModules(root));
+    }
   }
   return unique(roots);
+}
+
+/** An installed package finds its dependencies in the node_modules folders above it (npm hoists them there). */
+function enclosingNodeModules(root: string): string[] {
+  const folders: string[] = [];
+  for (let dir = dirname(root); dir !== dirname(dir); dir = dirname(dir)) if (basename(dir) === 'node_modules') folders.push(dir);
+  return folders;
 }
 
 function packageRoot(file: string): string {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -126,6 +127,54 @@ describe('the sandbox around a local server (bubblewrap)', () => {
       expect(JSON.stringify(echo.content)).toContain('inside the box');
     } finally {
       await Promise.all([memory.close(), everything.close()]);
+    }
+  });
+});
+
+/**
+ * A package npm installed somewhere under /tmp (the sandbox gives every server a private /tmp) whose
+ * dependency npm hoisted beside it: a bare JSON-RPC server, so nothing else from this checkout is needed.
+ */
+async function hoistedPackage(): Promise<{ server: string; cleanup: () => Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'switchboard-hoisted-'));
+  const modules = join(root, 'node_modules');
+  await mkdir(join(modules, 'hoisted-dep'), { recursive: true });
+  await writeFile(join(modules, 'hoisted-dep', 'package.json'), '{"name":"hoisted-dep","main":"index.js"}');
+  await writeFile(join(modules, 'hoisted-dep', 'index.js'), "module.exports = 'found my hoisted dependency';");
+  await mkdir(join(modules, 'tiny-server', 'dist'), { recursive: true });
+  await writeFile(join(modules, 'tiny-server', 'package.json'), '{"name":"tiny-server","type":"module"}');
+  const server = join(modules, 'tiny-server', 'dist', 'server.js');
+  await writeFile(
+    server,
+    `import { createRequire } from 'node:module';
+import { createInterface } from 'node:readline';
+const text = createRequire(import.meta.url)('hoisted-dep');
+const answer = (id, result) => process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id, result }) + '\\n');
+createInterface({ input: process.stdin }).on('line', (line) => {
+  const { id, method, params } = JSON.parse(line);
+  if (method === 'initialize') answer(id, { protocolVersion: params.protocolVersion, capabilities: { tools: {} }, serverInfo: { name: 'tiny', version: '1' } });
+  else if (method === 'tools/list') answer(id, { tools: [{ name: 'which', inputSchema: { type: 'object' } }] });
+  else if (method === 'tools/call') answer(id, { content: [{ type: 'text', text }] });
+  else if (id !== undefined) answer(id, {});
+});
+`,
+  );
+  return { server, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+describe('a sandboxed package and its dependencies', () => {
+  it('runs a package installed under /tmp whose dependencies npm hoisted into the node_modules above it', async () => {
+    const { server, cleanup: remove } = await hoistedPackage();
+    try {
+      const client = await connected(stdio('tiny', [server], { env: { HOME: home }, sandboxEnabled: true }));
+      try {
+        const result = await client.callTool({ name: 'which', arguments: {} });
+        expect(JSON.stringify(result.content)).toContain('found my hoisted dependency');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await remove();
     }
   });
 });
