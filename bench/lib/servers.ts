@@ -18,8 +18,14 @@ export interface ServerCommand {
   args: string[];
 }
 
-export const everything = (): ServerCommand => ({ command: 'node', args: [EVERYTHING, 'stdio'] });
-export const benchServer = (tools = 0, id = ''): ServerCommand => ({ command: 'node', args: [BENCH_SERVER, '--tools', String(tools), ...(id ? ['--id', id] : [])] });
+/**
+ * Both sides run their servers on this Node, named by path: Switchboard resolves a bare `node` through the
+ * login shell's PATH, which may find another Node than the bench's (here /usr/bin/node 20 against the
+ * project's 24, a quarter slower to start ten servers), and that would be timed as Switchboard's cost.
+ */
+const NODE = process.execPath;
+export const everything = (): ServerCommand => ({ command: NODE, args: [EVERYTHING, 'stdio'] });
+export const benchServer = (tools = 0, id = ''): ServerCommand => ({ command: NODE, args: [BENCH_SERVER, '--tools', String(tools), ...(id ? ['--id', id] : [])] });
 
 export const quietLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };
 
