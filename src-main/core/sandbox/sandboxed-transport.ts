@@ -1,18 +1,24 @@
 import { StdioProcessTransport, type StdioLaunch } from '../mcp/stdio-transport';
-import { describeDenial, detectDenial } from './sandbox-denial';
+import { describeDenial, detectDenial, type DenialWatch } from './sandbox-denial';
 import type { SandboxPlan } from './sandbox-plan';
 
 /**
  * A stdio transport whose child runs in the sandbox: it reads the child's stderr for refusals (SECURITY X1)
  * and, when the child ends after one, makes "blocked by the sandbox: read ~/.netrc" the reason the
- * connection gives (its `fatal`), so the row says what happened instead of "exited with code 1".
+ * connection gives (its `fatal`), so the row says what happened instead of "exited with code 1". While it
+ * runs, it tells the call path which refusal a failed call met (DenialWatch).
  */
-export class SandboxedTransport extends StdioProcessTransport {
+export class SandboxedTransport extends StdioProcessTransport implements DenialWatch {
   /** The latest refusal seen, in the row's words; each new one is also written to the server's log. */
   denial: string | undefined;
+  private seen = 0;
   private partial = '';
 
-  constructor(launch: StdioLaunch, plan: SandboxPlan, home: string) {
+  constructor(
+    launch: StdioLaunch,
+    private readonly plan: SandboxPlan,
+    private readonly home: string,
+  ) {
     super({
       ...launch,
       onStderr: (chunk) => {
@@ -23,10 +29,21 @@ export class SandboxedTransport extends StdioProcessTransport {
           const denial = detectDenial(line, plan);
           if (!denial) continue;
           this.denial = describeDenial(denial, home);
+          this.seen++;
           launch.onNoise(`[sandbox] ${this.denial}`);
         }
       },
     });
+  }
+
+  mark(): number {
+    return this.seen;
+  }
+
+  explain(mark: number, errorText: string): string | undefined {
+    const own = detectDenial(errorText, this.plan);
+    if (own) return describeDenial(own, this.home);
+    return this.seen > mark ? this.denial : undefined;
   }
 
   override start(): Promise<void> {
