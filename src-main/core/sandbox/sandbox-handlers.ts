@@ -2,7 +2,7 @@ import type { Handlers } from '../../../src-preload/contract';
 import { AppFailure } from '../app-error';
 import type { ServerConfig } from '../config/server-config';
 import { dataHome } from '../data-home';
-import { writeSandboxGrant, denialFromReason } from './sandbox-grant';
+import { writeBundleSandboxGrant, writeSandboxGrant, denialFromReason } from './sandbox-grant';
 import { isInside } from './sandbox-plan';
 
 export interface SandboxHandlerDeps {
@@ -28,7 +28,9 @@ export function sandboxHandlers(deps: SandboxHandlerDeps): Pick<Handlers, 'allow
       if (denial.kind !== 'connect' && isInside(denial.path, dataHome())) {
         throw new AppFailure('invalid_input', `${denial.path} is Switchboard's own data; no server is given it`);
       }
-      await writeSandboxGrant(deps.home, name, denial);
+      // Into the file that holds its entry: the person's servers.json, or bundles.json for an installed bundle.
+      if (server.config.source.origin === 'bundle') await writeBundleSandboxGrant(deps.home, name, denial);
+      else await writeSandboxGrant(deps.home, name, denial);
       await deps.reload();
       return null;
     },
