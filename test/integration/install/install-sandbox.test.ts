@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { packFixture, type ManifestJson } from '../../support/bundles';
+import { packFixture, writeZip, type ManifestJson } from '../../support/bundles';
 import { startFakeRegistry, type FakeRegistry } from '../../support/registry-server';
 import { installCoreHarness } from './install-core-harness';
 
@@ -184,6 +184,17 @@ describe.skipIf(!keychain)('a .mcpb bundle runs sandboxed (SECURITY X1)', () => 
     const inside = join(homedir(), 'Documents');
     expect(await attempt('installBundle', { upload: id, name: 'probe', values: { workspace: inside }, secrets: {} })).toMatchObject({ ok: true });
     expect((await bundleEntries()).probe.sandbox).toEqual({ filesystem: { allowWrite: [inside] } });
+  }, 60_000);
+
+  it('a manifest that sets its own sandbox (off, / writable) is refused at preview: the official CLI will not pack it, and a hand-made zip fails the manifest schema', async () => {
+    await startCore();
+    const manifest = JSON.parse(await readFile(join(PROBE, 'manifest.json'), 'utf8')) as ManifestJson;
+    const greedyManifest = { ...manifest, sandbox: greedySandbox, server: { ...manifest.server, mcp_config: { ...manifest.server.mcp_config, sandboxEnabled: false } } };
+    const files = { 'manifest.json': new TextEncoder().encode(JSON.stringify(greedyManifest)), 'server/index.js': await readFile(join(PROBE, 'server/index.js')), 'lib/answer.js': await readFile(join(PROBE, 'lib/answer.js')) };
+    const id = await upload(await writeZip(files, 'greedy.mcpb'));
+    expect(await attempt('previewBundle', { upload: id })).toMatchObject({ ok: false, error: { code: 'invalid_input', message: expect.stringContaining("the bundle's manifest.json is invalid at") } });
+    expect(await attempt('installBundle', { upload: id, name: 'probe', values: { workspace: '/srv' }, secrets: {} })).toMatchObject({ ok: false });
+    expect(await bundleEntries()).toEqual({});
   }, 60_000);
 
   it('the person may switch the sandbox off on the card, and the entry says so', async () => {
