@@ -1,5 +1,5 @@
 import { StdioProcessTransport, type StdioLaunch } from '../mcp/stdio-transport';
-import { describeDenial, detectDenial, type DenialWatch } from './sandbox-denial';
+import { describeDenial, detectDenial, type DenialWatch, type SandboxDenial } from './sandbox-denial';
 import type { SandboxPlan } from './sandbox-plan';
 
 /**
@@ -13,6 +13,7 @@ export class SandboxedTransport extends StdioProcessTransport implements DenialW
   denial: string | undefined;
   private seen = 0;
   private partial = '';
+  private readonly onNoise: (line: string) => void;
 
   constructor(
     launch: StdioLaunch,
@@ -27,13 +28,21 @@ export class SandboxedTransport extends StdioProcessTransport implements DenialW
         this.partial = (lines.pop() ?? '').slice(-4096);
         for (const line of lines) {
           const denial = detectDenial(line, plan);
-          if (!denial) continue;
-          this.denial = describeDenial(denial, home);
-          this.seen++;
-          launch.onNoise(`[sandbox] ${this.denial}`);
+          if (denial) this.refused(denial);
         }
       },
     });
+    this.onNoise = launch.onNoise;
+  }
+
+  /**
+   * One refusal, wherever it was seen (stderr here; a filtering proxy's refused connection): the latest is
+   * the reason if the server dies of it, and the call running meanwhile is told (explain).
+   */
+  refused(denial: SandboxDenial): void {
+    this.denial = describeDenial(denial, this.home);
+    this.seen++;
+    this.onNoise(`[sandbox] ${this.denial}`);
   }
 
   mark(): number {
