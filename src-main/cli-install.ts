@@ -76,6 +76,8 @@ function printPreview(p: BundlePreviewView): void {
   for (const [key, value] of Object.entries(p.env)) console.log(`  env ${key}=${value}`);
   console.log(`  \${__dirname} is its folder under ${p.bundlesFolder}`);
   for (const f of p.fields) console.log(`  setting ${f.key}: ${f.title}${f.required ? ' (required)' : ''}${f.sensitive ? ' (sensitive, read from standard input)' : ''}`);
+  // SECURITY X1, V2: what the entry will say about its sandbox, before anything is written.
+  console.log(`  runs sandboxed${p.sandbox.setByOrganization ? ' (set by your organization)' : ''}: reads its own folder, writes the folders its directory settings name, reads the files its file settings name, no network`);
   if (p.updates) console.log(`  replaces ${p.updates.server} ${p.updates.version}`);
 }
 

@@ -296,7 +296,7 @@ export class SwitchboardCore {
       ...grantHandlers({ approvals: this.calls.approvals, rules: this.calls.rules }),
       ...sandboxHandlers({ home: this.deps.home, server: (name) => {
           const status = this.mcp.status(name);
-          return status && { config: status.config, reason: status.state.reason };
+          return status && { config: status.config, reason: status.state.reason, ...(status.sandboxDenial ? { denial: status.sandboxDenial } : {}) };
         }, reload: () => this.reload() }),
       ...migrationHandlers({ home: this.deps.home, vault: this.deps.vault, reload: () => this.reload() }),
       ...secretHandlers(this.deps.vault),

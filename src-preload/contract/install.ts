@@ -18,6 +18,8 @@ export interface BundleFieldView {
   default?: BundleSettingValue;
   min?: number;
   max?: number;
+  /** What the value grants the sandboxed server: a picked folder is written, a picked file read. */
+  grants?: 'write' | 'read';
 }
 
 export interface BundlePreviewView {
@@ -42,6 +44,11 @@ export interface BundlePreviewView {
   suggestedName: string;
   /** Set when this bundle is installed already: installing replaces that version. */
   updates?: { server: string; version: string };
+  /**
+   * It runs sandboxed (SECURITY X1): its own folder readable, the folders and files its settings name
+   * granted, no network. One switch, locked on when the administrator's policy requires the sandbox.
+   */
+  sandbox: { on: boolean; setByOrganization: boolean };
 }
 
 export interface InstalledBundleView {
@@ -84,6 +91,8 @@ export const installInvokes = {
         name: serverName,
         values: z.record(settingKey, settingValue),
         secrets: z.record(settingKey, z.string().max(10_000)),
+        /** The card's sandbox switch; left out, on. */
+        sandbox: z.boolean().optional(),
       })
       .strict(),
     output: out<{ name: string; updated: boolean }>(),
@@ -115,6 +124,26 @@ export interface InstallRunsView {
   transport?: 'auto' | 'streamable-http' | 'sse';
 }
 
+/** A `sandbox` block in VS Code's mcp.json shape, as an install writes it (only the lists that have something). */
+export interface SandboxBlockView {
+  filesystem?: { allowWrite?: string[]; allowRead?: string[]; denyRead?: string[]; denyWrite?: string[] };
+  network?: { allowedDomains?: string[]; deniedDomains?: string[] };
+}
+
+/**
+ * The sandbox an install writes (SECURITY X1, V2), shown before Install with one switch: on writes
+ * `"sandboxEnabled": true` and `sandbox`, off writes `"sandboxEnabled": false` and nothing else.
+ */
+export interface InstallSandboxView {
+  /** Where the switch starts. */
+  on: boolean;
+  sandbox: SandboxBlockView;
+  /** The administrator's policy requires the sandbox: the switch is locked on. */
+  setByOrganization: boolean;
+  /** Why it starts off, when it does. */
+  note?: string;
+}
+
 /** One way a server.json offers to run a server (a package or a remote); unusable ones say why. */
 export interface InstallOptionView {
   id: string;
@@ -123,6 +152,8 @@ export interface InstallOptionView {
   reason?: string;
   inputs: InstallInputView[];
   runs?: InstallRunsView;
+  /** Local servers: the sandbox Install writes (absent for remote servers and containers). */
+  sandbox?: InstallSandboxView;
   /** mcpb packages: downloaded, checked against sha256, then installed as a bundle. */
   download?: { url: string; sha256: string };
 }
@@ -167,7 +198,16 @@ export const discoverInvokes = {
   setRegistryUrl: { input: z.object({ url: z.string().min(1).max(2000) }).strict(), output: out<{ url: string }>() },
   /** Writes the entry to servers.json; secret inputs go to the keychain. Never over an existing name. */
   installServer: {
-    input: z.object({ source: installSource, option: optionId, name: serverName, values: z.record(z.string().max(200), z.string().max(10_000)) }).strict(),
+    input: z
+      .object({
+        source: installSource,
+        option: optionId,
+        name: serverName,
+        values: z.record(z.string().max(200), z.string().max(10_000)),
+        /** The form's sandbox switch; left out, the option's starting position. */
+        sandbox: z.boolean().optional(),
+      })
+      .strict(),
     output: out<{ name: string }>(),
   },
   /** An mcpb option: downloaded and checked against its sha256; continue with previewBundle. */
@@ -178,7 +218,7 @@ export const discoverInvokes = {
 export type InstallLinkView =
   | { kind: 'catalog'; catalog: string; name?: string }
   | { kind: 'registry'; registry: string; name?: string }
-  | { kind: 'config'; entry: InstallRunsView; name?: string };
+  | { kind: 'config'; entry: InstallRunsView; name?: string; sandbox?: InstallSandboxView };
 
 export const installLinkInvokes = {
   /** Parse a switchboard://install link (main parses it; the renderer only shows the result). */
@@ -187,7 +227,7 @@ export const installLinkInvokes = {
   takeInstallLink: { input: empty, output: out<InstallLinkView | null>() },
   /** Writes a linked server as the form showed it; main checks the entry with the link's rules again. */
   installLinkedServer: {
-    input: z.object({ name: serverName, entry: z.record(z.string().max(200), z.unknown()) }).strict(),
+    input: z.object({ name: serverName, entry: z.record(z.string().max(200), z.unknown()), sandbox: z.boolean().optional() }).strict(),
     output: out<{ name: string }>(),
   },
 } as const;

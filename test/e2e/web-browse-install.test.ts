@@ -54,15 +54,37 @@ describe.skipIf(missing !== undefined)('Browse → install → connected (web mo
     expect(await form.locator('[data-field="command"]').textContent()).toBe('npx');
     expect(await form.locator('[data-field="args"] li').allTextContents()).toEqual(['-y', '@modelcontextprotocol/server-everything']);
     expect(await form.locator('input[name="server-name"]').inputValue()).toBe('everything');
+    // The sandbox Install writes, in plain words, before Install (SECURITY V2, X1).
+    const sandbox = form.getByRole('region', { name: 'Sandbox' });
+    expect(await sandbox.getAttribute('data-sandbox')).toBe('on');
+    expect(await sandbox.getByRole('switch', { name: 'Run sandboxed' }).isChecked()).toBe(true);
+    const shownHosts = await sandbox.locator('[data-grant="allowedDomains"] li').allTextContents();
+    expect(shownHosts).toEqual(['registry.npmjs.org']);
+    expect(await sandbox.locator('[data-grant="allowWrite"]').textContent()).toBe('only its own temporary folder');
     await page.screenshot({ path: 'test-results/browse-catalog-form.png', fullPage: true });
     await form.getByRole('button', { name: 'Install' }).click();
     await poll(() => page.locator('[data-server="everything"]').getAttribute('data-state')).toBe('connected');
-    // What the form showed, plus the catalog's sandbox (SECURITY X1), which the form does not show yet (docs/SECURITY.md Gaps: V2, X1).
-    expect(JSON.parse(await readFile(join(app!.home, 'servers.json'), 'utf8')).servers.everything).toEqual({
-      command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {},
-      sandboxEnabled: true, sandbox: { network: { allowedDomains: ['registry.npmjs.org'] } },
-    });
+    // What the form showed, its sandbox included: the hosts written are the hosts shown, and no write grant.
+    const written = JSON.parse(await readFile(join(app!.home, 'servers.json'), 'utf8')).servers.everything;
+    expect(written).toEqual({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'], env: {}, sandboxEnabled: true, sandbox: { network: { allowedDomains: shownHosts } } });
     await page.screenshot({ path: 'test-results/browse-connected.png', fullPage: true });
+  }, 120_000);
+
+  it('the person switches the sandbox off in the form, sees what that means, and the entry says sandboxEnabled: false (SECURITY V2)', async () => {
+    const page = await open();
+    await page.getByRole('button', { name: 'Browse' }).click();
+    await page.getByRole('list', { name: 'Catalog' }).getByRole('button', { name: /Sequential thinking/ }).click();
+    const form = page.getByRole('form', { name: /Install Sequential thinking/ });
+    const sandbox = form.getByRole('region', { name: 'Sandbox' });
+    await sandbox.getByRole('switch', { name: 'Run sandboxed' }).uncheck();
+    await poll(() => sandbox.getAttribute('data-sandbox')).toBe('off');
+    expect(await sandbox.textContent()).toContain('Runs unsandboxed, with all your rights');
+    expect(await sandbox.locator('[data-grant]').count()).toBe(0);
+    await form.locator('input[name="server-name"]').fill('thinking-off');
+    await form.getByRole('button', { name: 'Install' }).click();
+    await poll(async () => JSON.parse(await readFile(join(app!.home, 'servers.json'), 'utf8')).servers['thinking-off']).toEqual({
+      command: 'npx', args: ['-y', '@modelcontextprotocol/server-sequential-thinking'], env: {}, sandboxEnabled: false,
+    });
   }, 120_000);
 
   it('an install link opens the form with what it would run; nothing is written until Install is clicked', async () => {
@@ -155,12 +177,19 @@ describe.skipIf(missing !== undefined)('Browse → install → connected (web mo
     expect(await form.locator('[data-field="command"]').textContent()).toBe('npx');
     expect(await form.locator('[data-field="args"] li').allTextContents()).toEqual(['-y', '@modelcontextprotocol/server-memory']);
     expect(await form.locator('[data-field="env"]').textContent()).toBe('MEMORY_FILE_PATH=/tmp/linked-memory.json');
+    // A linked command runs sandboxed, with its runner's host only: the form says so, and that is what is written.
+    const sandbox = form.getByRole('region', { name: 'Sandbox' });
+    expect(await sandbox.getAttribute('data-sandbox')).toBe('on');
+    const shownHosts = await sandbox.locator('[data-grant="allowedDomains"] li').allTextContents();
+    expect(shownHosts).toEqual(['registry.npmjs.org']);
     await form.getByRole('button', { name: 'Install' }).click();
     await poll(() => page.locator('[data-server="linked-memory"]').count()).toBe(1);
     expect(JSON.parse(await readFile(join(app!.home, 'servers.json'), 'utf8')).servers['linked-memory']).toEqual({
       command: 'npx',
       args: ['-y', '@modelcontextprotocol/server-memory'],
       env: { MEMORY_FILE_PATH: '/tmp/linked-memory.json' },
+      sandboxEnabled: true,
+      sandbox: { network: { allowedDomains: shownHosts } },
     });
   }, 60_000);
 

@@ -50,6 +50,13 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
     // The command line follows the settings; the secret shows only as where it is kept.
     await poll(() => form.locator('[data-field="args"] li').allTextContents()).toEqual(['${__dirname}/server/index.js', '--greeting', 'hi from e2e', folders]);
     expect(await form.locator('[data-field="env"]').textContent()).toBe('HELLO_API_KEY=[kept in the keychain]HELLO_LIMIT=5');
+    // Sandboxed, with its own folder readable, the folders picked as its write grants, no network (SECURITY V2, X1).
+    const sandbox = form.getByRole('region', { name: 'Sandbox' });
+    expect(await sandbox.getAttribute('data-sandbox')).toBe('on');
+    expect(await sandbox.locator('[data-grant="own"]').textContent()).toBe('its own folder (read-only)');
+    const shownWrites = await sandbox.locator('[data-grant="allowWrite"] li').allTextContents();
+    expect(shownWrites).toEqual([folders]);
+    expect(await sandbox.locator('[data-grant="allowedDomains"]').textContent()).toBe('none (no network at all)');
     await page.screenshot({ path: 'test-results/bundle-install-form.png', fullPage: true });
     await form.getByRole('button', { name: 'Install' }).click();
 
@@ -74,6 +81,7 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
     const written = JSON.parse(await readFile(`${app.home}/bundles.json`, 'utf8')).servers['hello-bundle'];
     expect(written.args.slice(1)).toEqual(['--greeting', 'hi from e2e', folders]);
     expect(written.env.HELLO_LIMIT).toBe('5');
+    expect({ sandboxEnabled: written.sandboxEnabled, sandbox: written.sandbox }).toEqual({ sandboxEnabled: true, sandbox: { filesystem: { allowWrite: shownWrites } } });
 
     await card.getByRole('button', { name: 'Approve and run' }).click();
     await poll(() => row(page, 'hello-bundle').getAttribute('data-state')).toBe('connected');

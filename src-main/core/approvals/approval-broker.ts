@@ -25,6 +25,8 @@ import { schemaValidator } from '../mcp/schema-validator';
 import type { CallOrigin, CatalogTool } from '../../../src-preload/contract/tools';
 import { systemClock, type Clock } from '../ports';
 import { checkArguments } from '../tools/tool-arguments';
+import { readPolicySync } from '../policy/policy-file';
+import { approvalsLocked, SET_BY_ORGANIZATION } from '../policy/policy-rules';
 import { decide, type PolicySettings, type PolicyVerdict } from './approval-policy';
 import type { ApprovalStore } from './approval-store';
 import { flagToolDefinition } from './description-flags';
@@ -105,6 +107,8 @@ export interface BrokerDeps {
   emit: (event: BrokerEvent) => void;
   clock?: Clock;
   newId?: () => string;
+  /** Whether the administrator's policy forbids running without asking (SECURITY X2); read fresh each call by default. */
+  approvalsLocked?: () => boolean;
 }
 
 const SETTLED_MEMORY = 1000;
@@ -114,10 +118,12 @@ export class ApprovalBroker {
   private readonly settled = new Set<string>();
   private readonly clock: Clock;
   private readonly newId: () => string;
+  private readonly locked: () => boolean;
 
   constructor(private readonly deps: BrokerDeps) {
     this.clock = deps.clock ?? systemClock;
     this.newId = deps.newId ?? randomUUID;
+    this.locked = deps.approvalsLocked ?? (() => approvalsLocked(readPolicySync()));
   }
 
   pendingRequests(): ApprovalRequest[] {
@@ -126,7 +132,10 @@ export class ApprovalBroker {
 
   /** What the policy says of a tool right now (rules, grants, annotations, the server's setting), without asking anyone. */
   policyVerdict(tool: CatalogTool): PolicyVerdict {
-    return decide(tool, this.deps.store.lookup(tool), this.deps.settings());
+    const verdict = decide(tool, this.deps.store.lookup(tool), this.deps.settings());
+    // An administrator's "always ask" wins over every grant, rule and server setting (SECURITY X2): the call asks anyway.
+    if (verdict.kind === 'allow' && this.locked()) return { kind: 'ask', reason: 'default', because: `every tool call asks (${SET_BY_ORGANIZATION}); ${verdict.because} does not apply` };
+    return verdict;
   }
 
   /** The policy's own answer when it needs nobody (run or deny), or what to ask the person (requestToolCall's `ask`). */
@@ -158,7 +167,7 @@ export class ApprovalBroker {
       askReason: verdict.reason,
       because: verdict.because,
       changes: verdict.approved ? diffDefinitions(verdict.approved, toolDefinition(tool)) : [],
-      canAlwaysAllow: verdict.reason !== 'destructive',
+      canAlwaysAllow: verdict.reason !== 'destructive' && !this.locked(),
       requestedAt: this.clock.now(),
     };
     return this.park<ToolCallVerdict>(
@@ -254,6 +263,9 @@ export class ApprovalBroker {
     if (decision === 'deny') {
       const reason = answer.reason?.trim();
       return this.settle(answer.id, decision, () => p.resolve({ kind: 'deny', by: 'user', because: 'you denied it', ...(reason ? { reason } : {}) }));
+    }
+    if (decision !== 'allow_once' && this.locked()) {
+      throw new AppFailure('invalid_input', `every tool call asks (${SET_BY_ORGANIZATION}); answer allow_once or deny`);
     }
     if (decision !== 'allow_once' && !p.request.canAlwaysAllow) {
       throw new AppFailure('invalid_input', `"${p.tool.qualifiedName}" is marked destructive and asks every time; answer allow_once or deny`);

@@ -2,6 +2,9 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from '../config/atomic-file';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
+import { AppFailure } from '../app-error';
+import { readPolicySync } from '../policy/policy-file';
+import { approvalsLocked, SET_BY_ORGANIZATION } from '../policy/policy-rules';
 import { systemClock, type Clock, type Logger } from '../ports';
 import type { GrantLookup } from './approval-policy';
 import { fingerprint, toolDefinition, type ToolDefinition } from './tool-fingerprint';
@@ -46,7 +49,13 @@ export class ApprovalStore {
     private readonly file: string,
     private readonly logger?: Logger,
     private readonly clock: Clock = systemClock,
+    /** The administrator's "always ask" (SECURITY X2): while it holds, no always-allow is written. */
+    private readonly locked: () => boolean = () => approvalsLocked(readPolicySync()),
   ) {}
+
+  private refuseWhenLocked(): void {
+    if (this.locked()) throw new AppFailure('invalid_input', `every tool call asks (${SET_BY_ORGANIZATION}); nothing can be always allowed`);
+  }
 
   async load(): Promise<void> {
     const read = await readJsonFile(this.file, fileSchema);
@@ -69,6 +78,7 @@ export class ApprovalStore {
   }
 
   async grantTool(tool: CatalogTool): Promise<void> {
+    this.refuseWhenLocked();
     put(ownOrNew(this.grants.tools, tool.server), tool.name, this.approved(tool));
     await this.save();
   }
@@ -78,6 +88,7 @@ export class ApprovalStore {
    * change or a new tool) add only the tool the user just looked at.
    */
   async grantServer(tool: CatalogTool, serverToolsNow: CatalogTool[]): Promise<void> {
+    this.refuseWhenLocked();
     let serverTools = own(this.grants.servers, tool.server);
     if (!serverTools) {
       // fromEntries defines keys, so a tool named "__proto__" stays a plain key.

@@ -4,7 +4,11 @@ import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { BundleFieldView, BundlePreviewView, InstalledBundleView } from '../../../src-preload/contract/install';
 import { AppFailure } from '../app-error';
+import { homedir } from 'node:os';
 import { bundlesFile } from '../data-home';
+import { readPolicy, type PolicyState } from '../policy/policy-file';
+import { identityOf, installVerdict, sandboxRequired } from '../policy/policy-rules';
+import { bundleSandboxBlock, bundleSandboxFields } from './bundle-sandbox';
 import type { SecretVault } from '../ports';
 import type { ArchiveLimits, ArchiveListing } from './bundle-archive';
 import type { BundleManifest, UserConfigValue } from './bundle-manifest';
@@ -33,6 +37,8 @@ export interface InstallRequest {
   values: Record<string, UserConfigValue>;
   /** Sensitive settings: straight to the keychain. On an update, a key left out keeps its stored value. */
   secrets: Record<string, string>;
+  /** The form's sandbox switch; left out, on (SECURITY X1). */
+  sandbox?: boolean;
 }
 
 /** Keychain name of one sensitive setting of an installed bundle. */
@@ -51,6 +57,9 @@ export class BundleInstaller {
     const installed = await readBundles(this.deps.home);
     const existing = Object.entries(installed.bundles).find(([, b]) => b.manifestName === manifest.name);
     const config = effectiveConfig(manifest, this.deps.platform);
+    const policy = await readPolicy();
+    // The administrator's word comes first: a bundle the policy refuses is refused where it is picked (SECURITY X2).
+    this.checkPolicy(policy, config.command, config.args ?? []);
     return {
       manifestName: manifest.name,
       displayName: manifest.display_name ?? manifest.name,
@@ -68,7 +77,13 @@ export class BundleInstaller {
       unpackedBytes: listing.unpackedBytes,
       suggestedName: existing ? existing[0] : freeName(manifest.name, this.deps.serverNames()),
       ...(existing ? { updates: { server: existing[0], version: existing[1].version } } : {}),
+      sandbox: { on: true, setByOrganization: sandboxRequired(policy) },
     };
+  }
+
+  private checkPolicy(policy: PolicyState, command: string, args: string[]): void {
+    const verdict = installVerdict(policy, 'bundle', identityOf({ kind: 'stdio', command, args }));
+    if (!verdict.ok) throw new AppFailure('invalid_input', verdict.reason);
   }
 
   async install(file: string, request: InstallRequest): Promise<{ name: string; updated: boolean }> {
@@ -93,7 +108,13 @@ export class BundleInstaller {
       const sensitiveSet = new Set([...given, ...kept]);
       checkValues(manifest, request.values, sensitiveSet);
       const dir = join(bundlesDir(this.deps.home), request.name, sha256.slice(0, 16));
-      const entry = planEntry(manifest, { installDir: dir, files: listing.files, platform: this.deps.platform, values: request.values, secretName, sensitiveSet });
+      const planned = planEntry(manifest, { installDir: dir, files: listing.files, platform: this.deps.platform, values: request.values, secretName, sensitiveSet });
+      const policy = await readPolicy();
+      this.checkPolicy(policy, planned.command, planned.args);
+      // Sandboxed with the folders and files the person picked in its settings, as the card showed them (SECURITY X1, V2).
+      const defaults = Object.fromEntries(fieldsOf(manifest).map((f) => [f.key, f.default]));
+      const block = bundleSandboxBlock(manifest, request.values, defaults, homedir(), this.deps.home);
+      const entry = { ...planned, ...bundleSandboxFields(block, request.sandbox, policy) };
       checkFinishedEntry(request.name, entry, new Set([...sensitiveSet].map(secretName)));
 
       const undo: (() => Promise<unknown>)[] = [];
@@ -191,6 +212,8 @@ function fieldsOf(manifest: BundleManifest): BundleFieldView[] {
     // The default as it will be written (${HOME} and friends filled in), so the form shows the real value (SECURITY V2).
     ...(o.default !== undefined && !o.sensitive ? { default: resolvedDefault(key, o, systemDirs())! } : {}),
     ...(o.min !== undefined ? { min: o.min } : {}),
+    // A picked folder is a write grant of the sandbox, a picked file a read grant (bundle-sandbox).
+    ...(!o.sensitive && (o.type === 'directory' || o.type === 'file') ? { grants: o.type === 'directory' ? ('write' as const) : ('read' as const) } : {}),
     ...(o.max !== undefined ? { max: o.max } : {}),
   }));
 }

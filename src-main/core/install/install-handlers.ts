@@ -21,15 +21,18 @@ export function installHandlers(installer: BundleInstaller, staging: UploadStagi
     readInstallLink: async ({ link }) => {
       const parsed = parseInstallLink(link);
       if (!parsed.ok) throw new AppFailure('invalid_input', parsed.message);
-      return parsed.link;
+      return servers.linkView(parsed.link);
     },
-    takeInstallLink: async () => links.take(),
-    installLinkedServer: async ({ name, entry }) => servers.installLinked(name, entry),
+    takeInstallLink: async () => {
+      const link = links.take();
+      return link ? servers.linkView(link) : null;
+    },
+    installLinkedServer: async ({ name, entry, sandbox }) => servers.installLinked(name, entry, sandbox),
     listCatalog: async () => servers.catalog(),
     searchRegistry: async ({ query, cursor }) => ({ ...(await servers.search(query, cursor)), registryUrl: await servers.registryUrl() }),
     getRegistryUrl: async () => ({ url: await servers.registryUrl() }),
     setRegistryUrl: async ({ url }) => ({ url: await servers.setRegistryUrl(url) }),
-    installServer: async ({ source, option, name, values }) => servers.install(source, option, name, values),
+    installServer: async ({ source, option, name, values, sandbox }) => servers.install(source, option, name, values, sandbox),
     downloadRegistryBundle: async ({ source, option }) => servers.downloadBundle(source, option),
     beginBundleUpload: async ({ size }) => ({ upload: await staging.begin(size) }),
     appendBundleUpload: async ({ upload, offset, data }) => ({ received: await staging.append(upload, offset, Buffer.from(data, 'base64')) }),
@@ -38,8 +41,8 @@ export function installHandlers(installer: BundleInstaller, staging: UploadStagi
       return null;
     },
     previewBundle: async ({ upload }) => installer.preview(staging.pathOf(upload)),
-    installBundle: async ({ upload, name, values, secrets }) => {
-      const result = await installer.install(staging.pathOf(upload), { name, values, secrets });
+    installBundle: async ({ upload, name, values, secrets, sandbox }) => {
+      const result = await installer.install(staging.pathOf(upload), { name, values, secrets, ...(sandbox !== undefined ? { sandbox } : {}) });
       await staging.discard(upload);
       return result;
     },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { CatalogItemView, InstallSource, RegistryServerView } from '../../../src-preload/contract/install';
+import type { CatalogItemView, InstallLinkView, InstallOptionView, InstallSource, RegistryServerView } from '../../../src-preload/contract/install';
 import { AppFailure } from '../app-error';
 import { readTextIfExists, writeFileAtomic } from '../config/atomic-file';
 import { addServer } from '../config/config-writer';
@@ -13,7 +13,9 @@ import { freeName } from './free-name';
 import { linkedEntry } from './install-link';
 import { DEFAULT_REGISTRY_URL, RegistryClient, checkRegistryUrl, readCappedBytes, type RegistryEntry } from './registry-client';
 import { checkInputs, fillTemplate, installOptions, optionView, type InstallOption } from './registry-mapping';
-import { withInstallSandbox } from '../sandbox/install-sandbox';
+import { readPolicy, readPolicySync, type PolicyState } from '../policy/policy-file';
+import { identityOf, installVerdict, type InstallSource as PolicyInstallSource, type IdentifiedConfig } from '../policy/policy-rules';
+import { installSandboxView, withInstallSandbox, type SandboxOrigin } from '../sandbox/install-sandbox';
 import { MAX_BUNDLE_BYTES, type UploadStaging } from './upload-staging';
 
 export interface ServerInstallerDeps {
@@ -45,14 +47,33 @@ export class ServerInstaller {
   }
 
   catalog(): CatalogItemView[] {
+    const policy = readPolicySync();
     return catalog.servers.map((item) => ({
       id: item.id,
       title: item.title,
       description: item.description,
       needs: item.needs,
-      options: installOptions(item.server).map(optionView),
+      options: installOptions(item.server).map((o) => this.shown(o, { catalog: item.id }, policy)),
       suggestedName: freeName(item.id, this.deps.serverNames()),
     }));
+  }
+
+  /**
+   * An option as the form shows it (SECURITY V2, X1, X2): what it runs, the sandbox Install writes, and —
+   * when the administrator's policy refuses this install — not installable, with the policy's reason.
+   */
+  private shown(option: InstallOption, source: InstallSource, policy: PolicyState): InstallOptionView {
+    const view = optionView(option);
+    const sandbox = option.template ? installSandboxView(option.template, source, policy) : undefined;
+    const verdict = option.usable && option.template ? installVerdict(policy, policySource(source), identityOf(templateConfig(option.template), registryNameOf(source))) : { ok: true as const };
+    return { ...view, ...(sandbox ? { sandbox } : {}), ...(verdict.ok ? {} : { usable: false, reason: verdict.reason }) };
+  }
+
+  /** A parsed install link as the form shows it: a linked command gets the sandbox Install would write. */
+  linkView(link: InstallLinkView): InstallLinkView {
+    if (link.kind !== 'config') return link;
+    const sandbox = installSandboxView(link.entry, { link: true }, readPolicySync());
+    return sandbox ? { ...link, sandbox } : link;
   }
 
   async registryUrl(): Promise<string> {
@@ -69,31 +90,46 @@ export class ServerInstaller {
 
   async search(query: string, cursor?: string): Promise<{ servers: RegistryServerView[]; nextCursor?: string }> {
     const page = await (await this.client()).search(query, cursor);
-    return { servers: page.servers.map((e) => this.registryView(e)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    const policy = await readPolicy();
+    return { servers: page.servers.map((e) => this.registryView(e, policy)), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
   }
 
-  async install(source: InstallSource, optionId: string, name: string, values: Record<string, string>): Promise<{ name: string }> {
+  async install(source: InstallSource, optionId: string, name: string, values: Record<string, string>, sandbox?: boolean): Promise<{ name: string }> {
     const option = await this.option(source, optionId);
     if (!option.template) throw new AppFailure('invalid_input', option.download ? 'this option is a bundle: download it, then install the bundle' : `this option cannot be installed: ${option.reason ?? 'unknown'}`);
     checkInputs(option.inputs, values);
     const secretName = (key: string) => installSecretName(name, key);
     const secrets = option.inputs.filter((i) => i.secret && values[i.key]).map((i) => ({ name: secretName(i.key), value: values[i.key]! }));
-    // Installed from the catalog or a registry: sandboxed with the grants the entry declares (SECURITY X1).
-    return this.write(name, withInstallSandbox(fillTemplate(option.template, option.inputs, values, secretName), source), secrets);
+    const entry = fillTemplate(option.template, option.inputs, values, secretName);
+    // Installed from the catalog or a registry: sandboxed as the form showed it (SECURITY X1, V2).
+    return this.write(name, entry, secrets, { source: policySource(source), registryName: registryNameOf(source), sandboxOrigin: source, sandbox });
   }
 
   /** A server from an install link, as its form showed it; the link's rules are checked again here, not trusted from the UI (SECURITY V2). */
-  async installLinked(name: string, raw: Record<string, unknown>): Promise<{ name: string }> {
+  async installLinked(name: string, raw: Record<string, unknown>, sandbox?: boolean): Promise<{ name: string }> {
     const linked = linkedEntry(name, raw);
     if (!linked.ok) throw new AppFailure('invalid_input', linked.message);
-    return this.write(name, { ...linked.entry }, []);
+    return this.write(name, { ...linked.entry }, [], { source: 'link', sandboxOrigin: { link: true }, sandbox });
   }
 
-  /** Every registry, catalog and link install writes here: the final check, its secrets to the keychain, the entry to servers.json. */
-  private async write(name: string, entry: Record<string, unknown>, secrets: { name: string; value: string }[]): Promise<{ name: string }> {
+  /**
+   * Every registry, catalog and link install writes here: the policy's word on installing it (SECURITY X2, read
+   * now, so a changed or broken file counts), the sandbox the form showed, the final check, its secrets to the
+   * keychain, the entry to servers.json.
+   */
+  private async write(
+    name: string,
+    filled: Record<string, unknown>,
+    secrets: { name: string; value: string }[],
+    how: { source: PolicyInstallSource; registryName?: string | undefined; sandboxOrigin: SandboxOrigin; sandbox: boolean | undefined },
+  ): Promise<{ name: string }> {
     if (this.deps.serverNames().includes(name)) {
       throw new AppFailure('conflict', `a server named "${name}" already exists; install it as "${freeName(name, this.deps.serverNames())}"`);
     }
+    const policy = await readPolicy();
+    const verdict = installVerdict(policy, how.source, identityOf(templateConfig(filled), how.registryName));
+    if (!verdict.ok) throw new AppFailure('invalid_input', verdict.reason);
+    const entry = withInstallSandbox(filled, installSandboxView(filled, how.sandboxOrigin, policy), how.sandbox);
     checkFinishedEntry(name, entry, new Set(secrets.map((s) => s.name)));
     const stored: string[] = [];
     try {
@@ -131,7 +167,7 @@ export class ServerInstaller {
     return new RegistryClient(await this.registryUrl(), this.fetch);
   }
 
-  private registryView(entry: RegistryEntry): RegistryServerView {
+  private registryView(entry: RegistryEntry, policy: PolicyState): RegistryServerView {
     const server = entry.server as Record<string, unknown>;
     const text = (v: unknown) => (typeof v === 'string' ? v : undefined);
     const short = entry.server.name.split('/').pop() ?? entry.server.name;
@@ -141,7 +177,7 @@ export class ServerInstaller {
       description: text(server.description) ?? '',
       ...(text(server.version) ? { version: text(server.version)! } : {}),
       ...(text((server.repository as Record<string, unknown> | undefined)?.url) ? { repository: text((server.repository as Record<string, unknown>).url)! } : {}),
-      options: installOptions(server).map(optionView),
+      options: installOptions(server).map((o) => this.shown(o, { registry: entry.server.name }, policy)),
       suggestedName: freeName(short, this.deps.serverNames()),
     };
   }
@@ -160,4 +196,14 @@ export class ServerInstaller {
     if (!option.usable) throw new AppFailure('invalid_input', `this option cannot be installed: ${option.reason}`);
     return option;
   }
+}
+
+const policySource = (source: InstallSource): PolicyInstallSource => ('catalog' in source ? 'catalog' : 'registry');
+const registryNameOf = (source: InstallSource): string | undefined => ('registry' in source ? source.registry : undefined);
+
+/** An entry (or an option's template) read as a config, for the policy's matchers: its command and package, or its host. */
+function templateConfig(entry: { command?: unknown; args?: unknown; url?: unknown }): IdentifiedConfig {
+  if (typeof entry.url === 'string') return { kind: 'remote', url: entry.url };
+  const args = Array.isArray(entry.args) ? entry.args.filter((a): a is string => typeof a === 'string') : [];
+  return { kind: 'stdio', command: typeof entry.command === 'string' ? entry.command : '', args };
 }

@@ -39,6 +39,8 @@ export interface ServerStatus {
   transport: TransportKind;
   toolCount: number;
   pendingTools: boolean;
+  /** A sandbox refusal a call met while the server kept running (SECURITY X1). */
+  sandboxDenial?: string;
 }
 
 const COALESCE_MS = 15;
@@ -386,5 +388,6 @@ function statusOf(c: McpServer, toolCount: number): ServerStatus {
     transport: c.transportKind,
     toolCount,
     pendingTools: (c.state.kind === 'connecting' || c.state.kind === 'backing_off') && c.tools.length > 0,
+    ...(c.sandboxDenial ? { sandboxDenial: c.sandboxDenial } : {}),
   };
 }

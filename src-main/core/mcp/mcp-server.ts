@@ -29,6 +29,7 @@ import { configuredKind, ServerSession, type SessionDeps, type SessionEnd, type 
 import type { ServerState } from './server-state';
 import { callToolAsTask, runsAsTask } from './task-call';
 import { isSessionExpired } from './transport-errors';
+import { failedResultText, withDenial } from '../sandbox/sandbox-denial';
 
 export interface McpServerDeps extends SessionDeps {
   logger: Logger;
@@ -60,6 +61,8 @@ export class McpServer {
   prompts: Prompt[] = [];
 
   private session: ServerSession | undefined;
+  /** The sandbox refusal the last failed call met while the server kept running (SECURITY X1): its row shows it, with Allow. */
+  sandboxDenial: string | undefined;
   /** Sessions started so far: the next one's sequence number. */
   private sessions = 0;
   private retryTimer: unknown;
@@ -207,6 +210,8 @@ export class McpServer {
     // Always ask for progress: without a progress token the server cannot keep the call alive.
     const requestOptions = { timeout, resetTimeoutOnProgress: true, maxTotalTimeout: hardMax, signal: requestSignal(cancel.signal), onprogress };
     const asTask = runsAsTask(client, this.tools, tool);
+    const denials = this.session?.denials;
+    const mark = denials?.mark() ?? 0;
     // The trace hears of each request sent: a re-initialized session is a second one, on a new session.
     const run = (c: Client) => {
       trace?.sent(this.route());
@@ -223,15 +228,27 @@ export class McpServer {
         this.log('[switchboard] the server forgot our session (HTTP 404); re-initializing once');
         raw = await run(await this.reinitialize());
       }
-      return capCallResult(raw, this.deps.textCap);
+      const result = capCallResult(raw, this.deps.textCap);
+      const failed = failedResultText(result);
+      const denial = failed === undefined ? undefined : denials?.explain(mark, failed);
+      return denial ? withDenial(result, this.noteDenial(denial)) : result;
     } catch (error) {
       const cancelledByCaller = options.controller?.signal.aborted === true;
       // Only the hard maximum ends a call without the SDK telling the server; every other
       // failure is a reply, a closed connection, or a timeout the SDK already cancelled.
       if (!cancelledByCaller && isHardMaxTimeout(error)) cancel.abort(error);
       if (!(error instanceof McpError) && !(error instanceof AppFailure) && !cancelledByCaller) this.connectionLost(error);
-      throw callFailure(error, { server: this.name, tool, config: this.config, state: this.state, limits: { timeout, hardMax }, cancelledByCaller });
+      const failure = callFailure(error, { server: this.name, tool, config: this.config, state: this.state, limits: { timeout, hardMax }, cancelledByCaller });
+      const denial = cancelledByCaller ? undefined : denials?.explain(mark, failure.message);
+      throw denial ? new AppFailure(failure.code, `${this.noteDenial(denial)}: ${failure.message}`, failure.diagnosis) : failure;
     }
+  }
+
+  /** A refusal a call met: the row shows it until the server starts again. */
+  private noteDenial(denial: string): string {
+    this.sandboxDenial = denial;
+    this.deps.onChange(this);
+    return denial;
   }
 
   /** A new session replaces the current one at once: a connect asked for later disposes this one before it starts. */
@@ -239,6 +256,7 @@ export class McpServer {
     if (this.stopped) return;
     this.cancelRetry();
     const previous = this.session;
+    this.sandboxDenial = undefined;
     const session = this.config.enabled ? this.newSession(recovering) : undefined;
     this.session = session;
     await previous?.dispose();

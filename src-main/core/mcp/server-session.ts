@@ -35,6 +35,8 @@ import type { LoginPathSource } from './login-path';
 import { schemaValidator } from './schema-validator';
 import type { ServerState } from './server-state';
 import { fetchPrompts, fetchResources, fetchTools, type ListName } from './server-lists';
+import type { DenialWatch } from '../sandbox/sandbox-denial';
+import { SandboxedTransport } from '../sandbox/sandboxed-transport';
 import { prepareStdio } from './stdio-launch';
 import type { StdioProcessTransport } from './stdio-transport';
 
@@ -129,6 +131,12 @@ export class ServerSession {
   /** The client once open, until disposed. */
   get client(): Client | undefined {
     return this.opened?.client;
+  }
+
+  /** A sandboxed server's refusals, for the call path (SECURITY X1); undefined when it runs unsandboxed or remote. */
+  get denials(): DenialWatch | undefined {
+    const stdio = this.opened?.stdio;
+    return stdio instanceof SandboxedTransport ? stdio : undefined;
   }
 
   get kind(): TransportKind {

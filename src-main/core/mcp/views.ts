@@ -34,7 +34,7 @@ export function serverView(
     schemaTokens: extra.schemaTokens,
     pinned: extra.pinned,
     oauth: extra.oauth === true,
-    ...(config.kind === 'stdio' ? { sandbox: sandboxView(config, state.reason) } : {}),
+    ...(config.kind === 'stdio' ? { sandbox: sandboxView(config, state.reason, status.sandboxDenial) } : {}),
   };
 }
 

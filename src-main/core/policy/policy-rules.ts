@@ -1,5 +1,4 @@
 import { basename } from 'node:path';
-import type { ServerConfig } from '../config/server-config';
 import type { PolicyState } from './policy-file';
 import type { ServerMatcher } from './policy-schema';
 
@@ -16,8 +15,11 @@ export interface ServerIdentity {
   registryName?: string;
 }
 
-/** A configured server's identity: the package is read from a package runner's arguments (npx, uvx, pipx, bunx, pnpm dlx). */
-export function identityOf(config: ServerConfig, registryName?: string): ServerIdentity {
+/** What the matchers read of a server: a configured one, or an entry about to be installed. */
+export type IdentifiedConfig = { kind: 'remote'; url: string } | { kind: 'stdio'; command: string; args: string[] };
+
+/** A server's identity: the package is read from a package runner's arguments (npx, uvx, pipx, bunx, pnpm dlx). */
+export function identityOf(config: IdentifiedConfig, registryName?: string): ServerIdentity {
   if (config.kind === 'remote') {
     const host = URL.canParse(config.url) ? new URL(config.url).hostname : undefined;
     return { ...(host ? { urlHost: host } : {}), ...(registryName ? { registryName } : {}) };
@@ -82,8 +84,12 @@ export function installVerdict(state: PolicyState, source: InstallSource, id: Se
   return serverVerdict(state, id);
 }
 
+/** Does the policy (or a broken one) say every call asks: no always-allow, rule or server setting may skip the question? */
+export function approvalsLocked(state: PolicyState): boolean {
+  return state.kind === 'broken' || (state.kind === 'active' && state.policy.approvals === 'always-ask');
+}
+
 /** The approval a server really gets: "auto" is not honoured when the policy (or a broken one) says always ask. */
 export function effectiveApproval(state: PolicyState, wanted: 'ask' | 'auto'): { approval: 'ask' | 'auto'; setByOrganization: boolean } {
-  const locked = state.kind === 'broken' || (state.kind === 'active' && state.policy.approvals === 'always-ask');
-  return locked ? { approval: 'ask', setByOrganization: wanted === 'auto' } : { approval: wanted, setByOrganization: false };
+  return approvalsLocked(state) ? { approval: 'ask', setByOrganization: wanted === 'auto' } : { approval: wanted, setByOrganization: false };
 }

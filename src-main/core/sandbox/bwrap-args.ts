@@ -34,7 +34,13 @@ export function bwrapArgs(plan: SandboxPlan, command: string, args: string[], cw
     else out.push('--ro-bind', '/dev/null', path);
   }
   // A grant the person wrote may contain the data home (allowRead ["~"]): it is hidden again on top.
-  for (const folder of plan.sealed) if (existsSync(folder)) out.push('--tmpfs', folder, '--remount-ro', folder);
+  for (const folder of plan.sealed) {
+    if (!existsSync(folder)) continue;
+    out.push('--tmpfs', folder);
+    // The one grant the plan lets into the data home, a bundle's own folder, is bound back read-only before the seal is.
+    for (const grant of plan.grants) if (grant.from === 'package' && isInside(grant.path, folder) && existsSync(grant.path)) out.push('--ro-bind', realpathSync(grant.path), grant.path);
+    out.push('--remount-ro', folder);
+  }
   const resealed = (folder: string) => plan.sealed.some((sealed) => sealed !== folder && isInside(folder, sealed));
   for (const folder of hidden) if (!resealed(folder)) out.push('--remount-ro', folder);
   if (cwd) out.push('--chdir', cwd);

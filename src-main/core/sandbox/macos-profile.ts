@@ -22,6 +22,8 @@ export function macosProfile(plan: SandboxPlan, tempDir: string, proxyPort?: num
     ...plan.denyRead.map((path) => `(deny file-read* (subpath ${literal(path)}))`),
     ...plan.denyWrite.map((path) => `(deny file-write* (subpath ${literal(path)}))`),
     ...plan.sealed.map((path) => `(deny file-read* file-write* (subpath ${literal(path)}))`),
+    // A bundle's own folder, the one package grant inside the data home, stays readable.
+    ...plan.grants.filter((g) => g.from === 'package' && plan.sealed.some((s) => g.path.startsWith(`${s}/`))).map((g) => `(allow file-read* (subpath ${literal(g.path)}))`),
     // The keychain is reached over these services: no server gets the person's secrets from it.
     '(deny mach-lookup (global-name "com.apple.SecurityServer") (global-name "com.apple.securityd"))',
     ...networkRules(plan, proxyPort),

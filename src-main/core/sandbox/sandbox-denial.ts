@@ -51,3 +51,32 @@ export function describeDenial(denial: SandboxDenial, home: string): string {
       return `blocked by the sandbox: connect to ${denial.host}`;
   }
 }
+
+/**
+ * What a sandboxed server's transport tells the call path (SECURITY X1): a failed tool call whose error
+ * text is a refusal (ENOENT on a hidden path that exists, EROFS, a network failure with no network), or
+ * during which the server's stderr showed one, failed because of the sandbox.
+ */
+export interface DenialWatch {
+  /** How many refusals were seen so far: taken when a call starts. */
+  mark(): number;
+  /** The refusal behind a failed call, in the row's words: its own error text first, else the latest seen since `mark`. */
+  explain(mark: number, errorText: string): string | undefined;
+}
+
+/** The text of a failed call's result, to read for a refusal. */
+export function failedResultText(result: { isError?: boolean; content?: unknown[] }): string | undefined {
+  if (result.isError !== true) return undefined;
+  return (result.content ?? []).flatMap((c) => (typeof c === 'object' && c !== null && (c as { type?: unknown }).type === 'text' ? [String((c as { text?: unknown }).text)] : [])).join('\n');
+}
+
+/** Where a refusal found during a call travels with its result, so the chat can offer the row's Allow beside it. */
+export const SANDBOX_DENIAL_META = 'switchboard/sandboxDenial';
+
+/**
+ * A failed call's result with the refusal said first ("blocked by the sandbox: read ~/.netrc") and named in
+ * `_meta`, the server's own text kept after it.
+ */
+export function withDenial<T extends { content: unknown[]; _meta?: Record<string, unknown> }>(result: T, denial: string): T {
+  return { ...result, content: [{ type: 'text', text: denial }, ...result.content], _meta: { ...result._meta, [SANDBOX_DENIAL_META]: denial } };
+}

@@ -3,6 +3,7 @@ import { AppFailure } from '../app-error';
 import { readTextIfExists } from '../config/atomic-file';
 import { updateServer } from '../config/config-writer';
 import { serversFile } from '../data-home';
+import { changeBundles, writeBundles } from '../install/bundle-store';
 import type { SandboxDenial } from './sandbox-denial';
 import { expandHome } from './sandbox-plan';
 
@@ -40,10 +41,22 @@ export async function writeSandboxGrant(home: string, name: string, denial: Sand
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
     throw new AppFailure('not_found', `no server "${name}" in servers.json; a grant is written only to Switchboard's own file`);
   }
-  const current = entry as Record<string, unknown>;
+  await updateServer(home, name, withGrant(entry as Record<string, unknown>, denial));
+}
+
+/** The same for an installed bundle, whose entry Switchboard keeps in bundles.json (its own file, not the person's). */
+export async function writeBundleSandboxGrant(home: string, name: string, denial: SandboxDenial): Promise<void> {
+  await changeBundles(home, async (file) => {
+    const entry = Object.hasOwn(file.servers, name) ? file.servers[name] : undefined;
+    if (!entry) throw new AppFailure('not_found', `no installed bundle "${name}"`);
+    await writeBundles(home, { ...file, servers: { ...file.servers, [name]: withGrant(entry as unknown as Record<string, unknown>, denial) as unknown as typeof entry } });
+  });
+}
+
+function withGrant(current: Record<string, unknown>, denial: SandboxDenial): Record<string, unknown> {
   const sandbox = structuredClone((current.sandbox ?? {}) as Record<string, Record<string, string[]>>);
   const { section, field, value } = grantField(denial);
   const list = (sandbox[section] ??= {})[field] ?? [];
   if (!list.includes(value)) sandbox[section]![field] = [...list, value];
-  await updateServer(home, name, { ...current, sandbox });
+  return { ...current, sandbox };
 }

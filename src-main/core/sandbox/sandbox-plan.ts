@@ -78,12 +78,13 @@ export function buildSandboxPlan(input: PlanInput): SandboxPlan {
   const add = (path: string, access: PathGrant['access'], from: GrantSource) => {
     // Only the person's own settings may open a folder that holds a secret place; nothing inferred may.
     if (from !== 'setting' && secret.some((s) => isInside(s, path))) return;
-    // Nothing opens any part of Switchboard's data home (its servers.json, caches, conversations).
-    if (isInside(path, dataHome)) return;
+    // Nothing opens any part of Switchboard's data home (its servers.json, caches, conversations), but a
+    // bundle's own unpacked folder, read-only, for the bundle that runs from it.
+    if (isInside(path, dataHome) && !(from === 'package' && access === 'read' && bundleFolderOf(path, dataHome) === path)) return;
     if (!grants.some((g) => g.path === path && (g.access === access || g.access === 'write'))) grants.push({ path, access, from });
   };
   for (const home of homes) for (const dir of TOOLCHAIN_DIRS) if (existsSync(join(home, dir))) add(join(home, dir), 'read', 'toolchain');
-  for (const path of packageRoots(input.command, input.args, input.cwd)) add(path, 'read', 'package');
+  for (const path of packageRoots(input.command, input.args, input.cwd)) add(bundleFolderOf(path, dataHome) ?? path, 'read', 'package');
   if (input.cwd) add(resolve(input.cwd), 'read', 'working folder');
   const refusedArguments: string[] = [];
   for (const folder of argumentFolders(input.args, input.cwd)) {
@@ -107,6 +108,14 @@ export function buildSandboxPlan(input: PlanInput): SandboxPlan {
     network: allowed.length ? { kind: 'domains', allowed, denied: settings?.network.deniedDomains ?? [] } : { kind: 'none' },
     refusedArguments,
   };
+}
+
+/** The unpacked bundle (`<data home>/bundles/<server>/<version>`) a path lies in, if any: a bundle's package is its whole folder. */
+export function bundleFolderOf(path: string, dataHome: string): string | undefined {
+  const rel = relative(join(dataHome, 'bundles'), path);
+  const parts = rel.split(sep);
+  if (rel.startsWith('..') || isAbsolute(rel) || parts.length < 2 || parts[0]!.startsWith('.')) return undefined;
+  return join(dataHome, 'bundles', parts[0]!, parts[1]!);
 }
 
 /** Absolute (or cwd-relative) arguments that name existing folders: the person pointed the server at them. */

@@ -16,12 +16,14 @@ import { denialFromReason } from './sandbox-grant';
  * the grants in plain words — only the ones a person gave (settings, arguments, working folder), not the
  * toolchain folders every server gets — and the refusal that stopped it, which Allow can grant.
  */
-export function sandboxView(config: StdioServerConfig, reason: string | undefined, platform: NodeJS.Platform = process.platform): SandboxView {
+export function sandboxView(config: StdioServerConfig, reason: string | undefined, running?: string, platform: NodeJS.Platform = process.platform): SandboxView {
   const home = config.env.HOME ?? process.env.HOME ?? homedir();
   const required = sandboxRequired(readPolicySync());
   const on = required || config.sandboxEnabled === true;
-  const denial = reason ? denialFromReason(reason, home) : undefined;
-  const base = { setByOrganization: required, ...(denial ? { denial: { kind: denial.kind, text: reason! } } : {}) };
+  // The refusal that stopped it, else one a call met while it kept running.
+  const text = [reason, running].find((t) => t !== undefined && denialFromReason(t, home));
+  const denial = text ? denialFromReason(text, home) : undefined;
+  const base = { setByOrganization: required, ...(denial ? { denial: { kind: denial.kind, text: text! } } : {}) };
   if (platform === 'win32') return { status: on ? 'unavailable' : 'off', note: WINDOWS_NOT_SANDBOXED, grants: [], domains: [], ...base };
   if (!on) return { status: 'off', grants: [], domains: [], ...base };
   const plan = buildSandboxPlan({

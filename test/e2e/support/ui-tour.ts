@@ -129,6 +129,25 @@ export const scenes: Scene[] = [
   opens('servers-import', 'Import from another app', (page) => page.getByText("Claude Desktop's config was not found there")),
   { name: 'servers-browse', show: openCatalog },
   {
+    // The install form with the sandbox it writes (SECURITY V2, X1): a catalog server that needs a host.
+    name: 'install-catalog',
+    show: async (page) => {
+      await page.getByRole('button', { name: 'Browse', exact: true }).click();
+      await page.getByRole('list', { name: 'Catalog' }).getByRole('button', { name: /Brave Search/ }).click();
+      await page.getByRole('form', { name: /Install Brave Search/ }).getByRole('region', { name: 'Sandbox' }).waitFor(WAIT);
+    },
+  },
+  {
+    // A bundle's card: what it runs, its sandbox (its own folder, the folders its settings pick, no network).
+    name: 'install-bundle',
+    show: async (page) => {
+      const { packFixture } = await import('../../support/bundles');
+      await page.getByRole('button', { name: 'Install bundle', exact: true }).click();
+      await page.locator('input[type="file"]').setInputFiles(await packFixture());
+      await page.getByRole('form', { name: 'Install Hello Bundle' }).getByRole('region', { name: 'Sandbox' }).waitFor(WAIT);
+    },
+  },
+  {
     name: 'servers-install',
     show: async (page) => {
       await openCatalog(page);

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -14,9 +14,9 @@ if (!keychain) console.warn('cli install test skipped: no test keychain (run und
 let home: string;
 let hello: string;
 
-function run(args: string[], stdin = ''): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(args: string[], stdin = '', env: Record<string, string> = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    const child = execFile(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, SWITCHBOARD_HOME: home }, timeout: 60_000 }, (error, stdout, stderr) => {
+    const child = execFile(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, SWITCHBOARD_HOME: home, ...env }, timeout: 60_000 }, (error, stdout, stderr) => {
       done({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
     child.stdin!.end(stdin);
@@ -43,6 +43,9 @@ describe.skipIf(!keychain)('switchboard install', () => {
     const file = JSON.parse(await readFile(join(home, 'bundles.json'), 'utf8'));
     expect(file.servers.hi.args.slice(1)).toEqual(['--greeting', 'hello', '/a', '/b']);
     expect(file.servers.hi.env).toEqual({ HELLO_API_KEY: '${secret:bundle.hi.api_key}', HELLO_LIMIT: '7' });
+    // Sandboxed, said before it is written (SECURITY X1, V2): the folders given are its write grants.
+    expect(installed.stdout).toContain('  runs sandboxed: reads its own folder, writes the folders its directory settings name, reads the files its file settings name, no network');
+    expect({ sandboxEnabled: file.servers.hi.sandboxEnabled, sandbox: file.servers.hi.sandbox }).toEqual({ sandboxEnabled: true, sandbox: { filesystem: { allowWrite: ['/a', '/b'] } } });
     const vault = new KeytarVault(keychainServiceFor({ SWITCHBOARD_HOME: home }));
     expect(await vault.get('bundle.hi.api_key')).toBe('sk-from-stdin');
 
@@ -50,6 +53,15 @@ describe.skipIf(!keychain)('switchboard install', () => {
     expect(removed).toMatchObject({ code: 0, stdout: 'uninstalled hi: its files and its keychain entries were removed\n' });
     expect(await vault.get('bundle.hi.api_key')).toBeUndefined();
     expect(await readdir(join(home, 'bundles'))).toEqual([]);
+  }, 60_000);
+
+  it('refuses to install when the policy turns installs off, set by your organization, writing nothing (SECURITY X2)', async () => {
+    const policy = join(home, 'policy.json');
+    await writeFile(policy, JSON.stringify({ installs: 'off' }));
+    const refused = await run(['install', hello, '--name', 'hi'], 'sk\n', { SWITCHBOARD_POLICY: policy });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('installing servers is turned off (set by your organization)');
+    expect(await readFile(join(home, 'bundles.json'), 'utf8').catch(() => 'none')).toBe('none');
   }, 60_000);
 
   it('refuses a sensitive setting on the command line, and a missing required one, writing nothing', async () => {

@@ -77,7 +77,7 @@ describe.skipIf(!keychain)('installing a bundle through the core', () => {
     expect(await call('listTrust', {})).toEqual([expect.objectContaining({ name: 'hello', sourcePath: join(home, 'bundles.json'), bundle: true })]);
     const result = await core!.mcp.callServerTool('hello', 'settings', {});
     const settings = JSON.parse((result.content[0] as { text: string }).text);
-    expect(settings).toEqual({ argv: ['--greeting', 'hey', process.env.HOME], apiKey: 'sk-live-123', limit: '5' });
+    expect(settings).toEqual({ argv: ['--greeting', 'hey', join(process.env.HOME!, 'Documents')], apiKey: 'sk-live-123', limit: '5' });
 
     // "Remove" on a bundle's server uninstalls it.
     await call('removeServer', { name: 'hello' });

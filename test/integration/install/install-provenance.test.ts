@@ -112,6 +112,7 @@ describe.skipIf(!keychain)('what a registry, a bundle or a link supplies never b
     expect(await serversText()).toBe('');
     const shown = await call<{ kind: string; entry: Record<string, unknown> }>('readInstallLink', { link: link({ type: 'stdio', command: 'node', args: ['x.js'], env: { A: '1' } }) });
     expect(await call('installLinkedServer', { name: 'linked', entry: shown.entry })).toEqual({ name: 'linked' });
-    expect(JSON.parse(await serversText()).servers.linked).toEqual({ command: 'node', args: ['x.js'], env: { A: '1' } });
+    // A linked command runs sandboxed (SECURITY X1): the link cannot say otherwise, and the form showed it.
+    expect(JSON.parse(await serversText()).servers.linked).toEqual({ command: 'node', args: ['x.js'], env: { A: '1' }, sandboxEnabled: true });
   });
 });

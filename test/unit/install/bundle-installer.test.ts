@@ -91,6 +91,9 @@ describe('installing', () => {
       command: 'node',
       args: [`${dir}/server/index.js`, '--greeting', 'hi $1 there', '/a', '/b c'],
       env: { HELLO_API_KEY: '${secret:bundle.hello.api_key}', HELLO_LIMIT: '5' },
+      // Sandboxed, with the folders the person picked as its write grants (SECURITY X1).
+      sandboxEnabled: true,
+      sandbox: { filesystem: { allowWrite: ['/a', '/b c'] } },
     });
     expect(await vault.get('bundle.hello.api_key')).toBe('sk-very-secret');
     expect(await readFile(join(dir, 'server/index.js'), 'utf8')).toContain('dependency-free MCP server');
@@ -104,7 +107,7 @@ describe('installing', () => {
   it('fills defaults, with ${HOME} in a default taken as the home folder', async () => {
     await installer().install(hello, { name: 'hello', values: {}, secrets: { api_key: 'k' } });
     const file = JSON.parse(await readFile(join(home, 'bundles.json'), 'utf8'));
-    expect(file.servers.hello.args.slice(1)).toEqual(['--greeting', 'hello', process.env.HOME]);
+    expect(file.servers.hello.args.slice(1)).toEqual(['--greeting', 'hello', join(process.env.HOME!, 'Documents')]);
   });
 
   it.each([
@@ -291,7 +294,7 @@ describe('what a bundle supplies is data, never a reference', () => {
 
   it('shows a default with ${HOME} filled in, as the value that will be written (SECURITY V2)', async () => {
     const preview = await installer().preview(hello);
-    expect(preview.fields.find((f) => f.key === 'folders')!.default).toEqual([process.env.HOME]);
+    expect(preview.fields.find((f) => f.key === 'folders')!.default).toEqual([join(process.env.HOME!, 'Documents')]);
     expect(preview.fields.find((f) => f.key === 'greeting')!.default).toBe('hello');
   });
 

@@ -26,28 +26,28 @@ afterEach(() => {
 
 describe('sandboxView (the row and the trust card)', () => {
   it('on Windows says plainly that the server is not sandboxed, and that the sandbox cannot be had when asked for', () => {
-    expect(sandboxView(config(), undefined, 'win32')).toEqual({
+    expect(sandboxView(config(), undefined, undefined, 'win32')).toEqual({
       status: 'off',
       note: 'not sandboxed: Windows has no sandbox for local servers yet',
       setByOrganization: false,
       grants: [],
       domains: [],
     });
-    expect(sandboxView(config({ sandboxEnabled: true }), undefined, 'win32').status).toBe('unavailable');
+    expect(sandboxView(config({ sandboxEnabled: true }), undefined, undefined, 'win32').status).toBe('unavailable');
   });
 
   it('shows the refusal named by the state reason, for Allow', () => {
-    expect(sandboxView(config({ sandboxEnabled: true }), 'blocked by the sandbox: connect to api.github.com', 'linux').denial).toEqual({
+    expect(sandboxView(config({ sandboxEnabled: true }), 'blocked by the sandbox: connect to api.github.com', undefined, 'linux').denial).toEqual({
       kind: 'connect',
       text: 'blocked by the sandbox: connect to api.github.com',
     });
-    expect(sandboxView(config({ sandboxEnabled: true }), 'exited with code 1 during initialize', 'linux').denial).toBeUndefined();
+    expect(sandboxView(config({ sandboxEnabled: true }), 'exited with code 1 during initialize', undefined, 'linux').denial).toBeUndefined();
   });
 
   it('shows the sandbox as on and set by the organization when the policy requires it, whatever the entry says', () => {
     const policy = join(home, 'policy.json');
     writeFileSync(policy, JSON.stringify({ sandbox: 'required' }));
     process.env.SWITCHBOARD_POLICY = policy;
-    expect(sandboxView(config({ sandboxEnabled: false }), undefined, 'linux')).toMatchObject({ status: 'on', setByOrganization: true });
+    expect(sandboxView(config({ sandboxEnabled: false }), undefined, undefined, 'linux')).toMatchObject({ status: 'on', setByOrganization: true });
   });
 });
