@@ -53,6 +53,8 @@ describe.skipIf(missing !== undefined)('a sandbox refusal during a tool call (we
     const page = await browser.newPage({ viewport: { width: 1100, height: 1000 } });
     await page.goto(app!.url);
     await runProbe(page, { op: 'read', target: join(person, '.netrc') });
+    // The row says it runs sandboxed, at a glance (its grants are in the details).
+    expect(await page.locator('[data-server="probe"] .badges').innerText()).toContain('sandboxed');
     const beside = page.getByTestId('run-output').getByTestId('call-sandbox-denial');
     await poll(() => beside.locator('strong').textContent()).toBe('blocked by the sandbox: read ~/.netrc');
     const onRow = page.locator('[data-server="probe"]').getByTestId('sandbox-denial');
