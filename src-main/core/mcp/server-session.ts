@@ -271,12 +271,14 @@ export class ServerSession {
       const stopped = stdio?.close();
       if (!(error instanceof McpError && error.code === ErrorCode.RequestTimeout)) await stopped;
       if (!this.disposed) {
+        // A refusal seen during a start that then failed (npm retrying a download the sandbox refused, until the timeout) is why.
+        const fatal = stdio?.fatal ?? (stdio instanceof SandboxedTransport ? stdio.denial : undefined);
         this.events.failed(
           explainFailure(error, {
             phase: 'initialize',
             timeoutMs,
             ...(stdio?.exit ? { exit: stdio.exit } : {}),
-            ...(stdio?.fatal ? { fatal: stdio.fatal } : {}),
+            ...(fatal ? { fatal } : {}),
             ...(config.kind === 'remote' ? { url: config.url } : {}),
             stderr: this.logs.snapshot(),
           }),

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -93,6 +94,24 @@ describe('the sandbox around a local server (bubblewrap)', () => {
       await waitForState(mgr, 'reader', (s) => s.kind === 'connected');
     } finally {
       await mgr.stop();
+    }
+  });
+
+  it("names the host of a download the sandbox refused as the reason a start then timed out (npm's retry), where unsandboxed it downloads and connects", async () => {
+    const registry = createHttpServer((_, response) => response.end('{}'));
+    await new Promise<void>((done) => registry.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(registry.address() as { port: number }).port}/fixture-dep`;
+    const mgr = manager(home);
+    const server = (sandboxEnabled: boolean) => stdio('runner', [fixture('slow-package-manager.mjs'), 'fetch', url, EVERYTHING], { env: { HOME: home }, sandboxEnabled, timeout: 1 });
+    try {
+      await mgr.apply([server(false)]);
+      await waitForState(mgr, 'runner', (s) => s.kind === 'connected');
+      await mgr.apply([server(true)]);
+      const state = await waitForState(mgr, 'runner', (s) => s.kind === 'error');
+      expect(state.reason).toBe(`blocked by the sandbox: connect to ${new URL(url).host}`);
+    } finally {
+      await mgr.stop();
+      registry.close();
     }
   });
 
