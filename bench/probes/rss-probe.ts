@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as MainCore from '../lib/shipped-core-entry';
 import type * as WebHost from '../lib/shipped-web-entry';
+import { collectGarbage } from '../../soak/lib/memory';
 
 const mode = process.argv[2];
 /** `raw` and `switchboard` connect 10; the `-0` modes load the same code and connect none (the fixed cost). */
@@ -22,10 +23,8 @@ const shipped = <T>(name: 'main-core' | 'web-host'): Promise<T> => import(pathTo
 const STEADY_AFTER_MS = Number(process.env.RSS_PROBE_STEADY_MS ?? 20_000);
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-function gc(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-  (globalThis as { gc?: () => void }).gc?.();
-}
+/** The soak's settled collection: on Node 24 a plain gc() leaves the pages a grown young generation freed resident. */
+const gc = collectGarbage;
 
 /** RSS 500 ms after the servers are up ("connected"), and after an idle spell ("steady"), each after a full gc. */
 async function measure(extra: Record<string, unknown> = {}): Promise<void> {
