@@ -17,7 +17,7 @@ describe('readPolicySync', () => {
     await writeFile(path, JSON.stringify({ installs: 'off' }));
     expect(readPolicySync(path)).toMatchObject({ kind: 'active', policy: { installs: 'off' } });
     // Written again at once with the same size: still read again.
-    await writeFile(path, JSON.stringify({ installs: 'of' }));
+    await writeFile(path, JSON.stringify({ installs: 'xyz' }));
     expect(readPolicySync(path)).toMatchObject({ kind: 'broken' });
     await writeFile(path, JSON.stringify({ sandbox: 'required' }));
     expect(readPolicySync(path)).toMatchObject({ kind: 'active', policy: { sandbox: 'required' } });
