@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { policySchema, type Policy } from './policy-schema';
@@ -30,7 +30,7 @@ export async function readPolicy(path: string = policyPath()): Promise<PolicySta
 }
 
 /** The last file read synchronously, by what its stat said then. */
-let lastRead: { path: string; stamp: string; state: PolicyState } | undefined;
+let lastRead: { path: string; ino: number; size: number; mtimeMs: number; ctimeMs: number; state: PolicyState } | undefined;
 
 /**
  * The same, for what is decided synchronously (the servers view, every tool call's approval): never stale —
@@ -38,22 +38,23 @@ let lastRead: { path: string; stamp: string; state: PolicyState } | undefined;
  * (with no policy file, a read that fails cost ~35 µs of a ~300 µs tool call).
  */
 export function readPolicySync(path: string = policyPath()): PolicyState {
-  let stamp: string;
+  let stat: Stats | undefined;
   try {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat) return { kind: 'none' };
-    stamp = `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`;
+    stat = statSync(path, { throwIfNoEntry: false });
   } catch (error) {
     return unreadable(path, error);
   }
-  if (lastRead?.path === path && lastRead.stamp === stamp) return lastRead.state;
+  if (!stat) return { kind: 'none' };
+  const { ino, size, mtimeMs, ctimeMs } = stat;
+  const last = lastRead;
+  if (last && last.path === path && last.ino === ino && last.size === size && last.mtimeMs === mtimeMs && last.ctimeMs === ctimeMs) return last.state;
   let state: PolicyState;
   try {
     state = parsePolicy(path, readFileSync(path, 'utf8'));
   } catch (error) {
     state = unreadable(path, error);
   }
-  lastRead = { path, stamp, state };
+  lastRead = { path, ino, size, mtimeMs, ctimeMs, state };
   return state;
 }
 
