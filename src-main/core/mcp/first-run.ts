@@ -95,8 +95,8 @@ export class StartWatch {
     const pid = this.options.pid();
     const sample = pid === undefined ? undefined : await (this.options.sample ?? groupWork)(pid).finally(() => (this.probing = false));
     if (pid === undefined) this.probing = false;
-    // The first reading is the baseline; work between two readings is progress.
-    if (sample !== undefined && this.lastSample !== undefined && sample > this.lastSample) this.lastActivity = Date.now();
+    // The first reading counts the work done since the process started (a slow reading on a loaded machine must not look idle).
+    if (sample !== undefined && sample > (this.lastSample ?? 0)) this.lastActivity = Date.now();
     if (sample !== undefined) this.lastSample = sample;
     if (Date.now() - this.lastActivity >= this.options.timeoutMs && !this.controller.signal.aborted) {
       // The same error the SDK's own timeout gives, so the reason reads "timed out after 30 s during initialize".
