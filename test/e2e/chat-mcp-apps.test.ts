@@ -122,7 +122,7 @@ describe.skipIf(missing !== undefined)('MCP Apps in the chat (web mode, Chromium
     await expect.poll(() => page.getByTestId('conversation-title').innerText(), { timeout: 20_000 }).toBe('What time is it?');
     await expect.poll(() => frameIn('call_time').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
     // The same time as before the reload: the app got the stored result, not a new call.
-    await expect.poll(() => appIn('call_time').locator('body').innerText(), { timeout: 30_000 }).toContain(stored);
+    await expect.poll(() => appIn('call_time').locator('body').innerText(), { timeout: 60_000 }).toContain(stored);
     await card('call_pdf').scrollIntoViewIfNeeded();
     await expect.poll(() => frameIn('call_pdf').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
     expect(llm.requests).toHaveLength(4);
