@@ -23,20 +23,19 @@ const shipped = <T>(name: 'main-core' | 'web-host'): Promise<T> => import(pathTo
 const STEADY_AFTER_MS = Number(process.env.RSS_PROBE_STEADY_MS ?? 20_000);
 
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
-/** The soak's settled collection: on Node 24 a plain gc() leaves the pages a grown young generation freed resident. */
-const gc = collectGarbage;
 
 /** RSS 500 ms after the servers are up ("connected"), and after an idle spell ("steady"), each after a full gc. */
 async function measure(extra: Record<string, unknown> = {}): Promise<void> {
   await sleep(500);
-  gc();
+  // The soak's settled collection: on Node 24 a plain gc() leaves the pages a grown young generation freed resident.
+  collectGarbage();
   const connected = process.memoryUsage();
   const timeline: number[] = [];
   for (let waited = 0; waited < STEADY_AFTER_MS; waited += 1000) {
     await sleep(1000);
     timeline.push(Math.round(process.memoryUsage().rss / 1e5) / 10);
   }
-  gc();
+  collectGarbage();
   const steady = process.memoryUsage();
   const out = { mode, rss: connected.rss, heapUsed: connected.heapUsed, steadyRss: steady.rss, steadyHeapUsed: steady.heapUsed, ...(process.env.RSS_PROBE_TIMELINE ? { timeline } : {}), ...extra };
   process.stdout.write(`${JSON.stringify(out)}\n`);

@@ -11,9 +11,11 @@ const QUOTED_PATH = /['"`](\/[^'"`\n]*)['"`]/;
 const BARE_PATH = /(?:^|\s)(\/[^\s:'"]+)/;
 const READ_FAILURE = /ENOENT|EACCES|EPERM|No such file or directory|Permission denied|Operation not permitted/;
 const WRITE_FAILURE = /EROFS|Read-only file system/;
-const NET_CODE = /\b(?:ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH|ECONNRESET|ETIMEDOUT)\b|Network is unreachable|Temporary failure in name resolution/;
+/** Codes that name the host they failed on right after them ("getaddrinfo EAI_AGAIN api.github.com"). */
+const CODES_WITH_HOST = 'ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH';
+const NET_CODE = new RegExp(`\\b(?:${CODES_WITH_HOST}|ECONNRESET|ETIMEDOUT)\\b|Network is unreachable|Temporary failure in name resolution`);
 const URL_HOST = /\bhttps?:\/\/([\w.-]+(?::\d+)?)/;
-const NET_OPERAND = /(?:ECONNREFUSED|ENETUNREACH|EAI_AGAIN|ENOTFOUND|EHOSTUNREACH)\s+([\w.[\]:-]+)/;
+const NET_OPERAND = new RegExp(`(?:${CODES_WITH_HOST})\\s+([\\w.[\\]:-]+)`);
 
 /**
  * Reads a stderr line for a refusal by this plan (SECURITY X1). A missing file is a denial only when it
