@@ -66,6 +66,13 @@ describe.skipIf(missing !== undefined)('MCP Apps in the chat (web mode, Chromium
   const frameIn = (callId: string) => card(callId).getByTestId('app-frame');
   const appIn = (callId: string) => page.frameLocator(`[data-call-id="${callId}"] [data-testid="app-frame"] iframe`).frameLocator('iframe');
 
+  /** The message list is virtual: a card far from the view is not in the page. Scroll to an end of the list to bring one in. */
+  async function scrollToCard(callId: string, end: 'top' | 'bottom'): Promise<void> {
+    await page.getByTestId('message-list').evaluate((list, top) => list.scrollTo({ top: top ? 0 : list.scrollHeight }), end === 'top');
+    await expect.poll(() => card(callId).count(), { timeout: 30_000 }).toBe(1);
+    await card(callId).scrollIntoViewIfNeeded();
+  }
+
   /** The ISO time get-time returned, as the card shows it (the app's frames are not part of the card's text). */
   const timeIn = async (callId: string) => /\d{4}-\d{2}-\d{2}T[\d:.]+Z/.exec(await card(callId).innerText())?.[0];
 
@@ -116,14 +123,16 @@ describe.skipIf(missing !== undefined)('MCP Apps in the chat (web mode, Chromium
   });
 
   it('comes back to the open conversation after a reload, and the cards\' apps come back from the stored results', async () => {
+    await scrollToCard('call_time', 'top');
     const stored = (await timeIn('call_time'))!;
     await page.reload();
     await expect.poll(() => page.url()).toMatch(/#chat\/[A-Za-z0-9-]+$/);
     await expect.poll(() => page.getByTestId('conversation-title').innerText(), { timeout: 20_000 }).toBe('What time is it?');
+    await scrollToCard('call_time', 'top');
     await expect.poll(() => frameIn('call_time').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
     // The same time as before the reload: the app got the stored result, not a new call.
     await expect.poll(() => appIn('call_time').locator('body').innerText(), { timeout: 60_000 }).toContain(stored);
-    await card('call_pdf').scrollIntoViewIfNeeded();
+    await scrollToCard('call_pdf', 'bottom');
     await expect.poll(() => frameIn('call_pdf').getAttribute('data-status'), { timeout: 60_000 }).toBe('running');
     expect(llm.requests).toHaveLength(4);
     expect(problems).toEqual([]);
