@@ -23,7 +23,8 @@ afterEach(async () => {
 
 const slow = (name: string, mode: string, seconds: number) => stdio(name, [fixture('slow-package-manager.mjs'), mode, String(seconds), EVERYTHING], { timeout: 1 });
 
-describe('first start of a busy server', () => {
+// Each test waits up to 60 s for its state: the test's own limit sits above that, so a slow start fails with the state it was in.
+describe('first start of a busy server', { timeout: 120_000 }, () => {
   it('keeps waiting while the package manager prints progress, shows it as the state and in the log, then connects', async () => {
     m = manager(home.home);
     const reasons: string[] = [];
@@ -58,7 +59,7 @@ describe('first start of a busy server', () => {
   });
 });
 
-describe('package runners', () => {
+describe('package runners', { timeout: 120_000 }, () => {
   it('starts a package runner once more by itself when its first start timed out, and says so in the log', async () => {
     const bin = join(home.home, 'bin');
     await mkdir(bin);
