@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppFailure } from '../app-error';
 import { terminal, transient } from '../diagnosis/diagnosis';
@@ -81,6 +81,8 @@ export class LoopbackListener {
   }
 
   static async open(options: LoopbackOptions): Promise<LoopbackListener> {
+    // Loaded at the first sign-in: on Node 24, node:http brings undici, http2, tls and zlib (~12 MB resident).
+    const { createServer } = await import('node:http');
     const server = createServer();
     const listen = (port: number) =>
       new Promise<void>((resolve, reject) => {

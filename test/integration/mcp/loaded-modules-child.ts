@@ -1,5 +1,6 @@
 // Run by lazy-transports.test.ts in a child process: starts a SwitchboardCore whose servers.json has
-// one stdio server, waits for it, and prints every module URL this process loaded (ESM and CommonJS).
+// one stdio server, waits for it, and prints every module URL this process loaded (ESM and CommonJS)
+// and every module of Node's own it loaded.
 // Nothing here needs a secret.
 import { createRequire, register } from 'node:module';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -31,5 +32,6 @@ await core.stop();
 await rm(home, { recursive: true, force: true });
 await new Promise((done) => setTimeout(done, 50));
 const required = Object.keys(createRequire(import.meta.url).cache);
-process.stdout.write(JSON.stringify({ states, modules: [...loaded, ...required] }));
+const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `node:${m.slice('NativeModule '.length)}`);
+process.stdout.write(JSON.stringify({ states, modules: [...loaded, ...required], builtins }));
 process.exit(0);

@@ -2,7 +2,7 @@ import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { DomainRules } from './domain-rules';
-import { FilteringProxy, type Refusal, type Resolve } from './filtering-proxy';
+import type { FilteringProxy, Refusal, Resolve } from './filtering-proxy';
 import { bridgeScript } from './proxy-bridge';
 
 /**
@@ -65,6 +65,8 @@ export class SandboxNetwork {
   open(target: { path: string } | { port: 0 } = { path: this.socketPath }): Promise<string | number> {
     if (this.closing) return Promise.reject(new Error('the sandbox network is closed'));
     this.opening ??= (async () => {
+      // Loaded with the first proxy: on Node 24, node:http brings undici, http2, tls and zlib (~12 MB resident).
+      const { FilteringProxy } = await import('./filtering-proxy');
       this.proxy = new FilteringProxy({ rules: this.options.rules, onRefused: (refusal) => this.onRefused(refusal), ...(this.options.resolve ? { resolve: this.options.resolve } : {}) });
       return this.proxy.listen(target);
     })();
