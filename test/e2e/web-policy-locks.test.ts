@@ -85,7 +85,7 @@ describe.skipIf(missing !== undefined)('the policy set by your organization, in 
     expect(await summary.textContent()).toContain('Every local server runs in the sandbox.');
 
     await nav('Chat');
-    await page.getByRole('button', { name: 'Model settings' }).click();
+    await page.getByRole('button', { name: 'Model settings', exact: true }).click();
     const panel = page.getByRole('region', { name: 'Model settings' });
     await panel.getByTestId('approvals-locked').waitFor();
     expect(await panel.getByTestId('allow-rules-idle').textContent()).toContain('kept__*');
