@@ -37,6 +37,14 @@ const scenes: { name: string; show: (page: Page) => Promise<void> }[] = [
       await page.getByTestId('approval-locked').waitFor();
     },
   },
+  {
+    name: 'details',
+    show: async (page) => {
+      await page.getByRole('button', { name: 'Details of notes' }).click();
+      await page.getByTestId('details-auto-overridden').waitFor();
+    },
+  },
+  { name: 'paste', show: async (page) => void (await page.getByRole('button', { name: 'Paste JSON', exact: true }).click(), await page.getByTestId('paste-policy').waitFor()) },
   { name: 'browse', show: async (page) => void (await page.getByRole('button', { name: 'Browse', exact: true }).click()) },
   { name: 'settings', show: async (page) => void (await nav(page, 'Settings'), await page.getByTestId('policy-summary').waitFor()) },
   {
