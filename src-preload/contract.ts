@@ -13,6 +13,7 @@ import { chatEvents, chatInvokes } from './contract/chat';
 import { configInvokes } from './contract/config';
 import { discoverInvokes, installInvokes, installLinkEvents, installLinkInvokes } from './contract/install';
 import { grantInvokes } from './contract/grants';
+import { policyInvokes } from './contract/policy';
 import { serverEvents, serverInvokes } from './contract/servers';
 import { secretMigrationInvokes } from './contract/secret-migration';
 import { toolBudgetInvokes } from './contract/tool-budget';
@@ -27,6 +28,7 @@ export * from './contract/common';
 export * from './contract/config';
 export * from './contract/install';
 export * from './contract/grants';
+export * from './contract/policy';
 export * from './contract/servers';
 export * from './contract/secret-migration';
 export * from './contract/tool-budget';
@@ -47,6 +49,7 @@ export const invokes = {
   ...installLinkInvokes,
   ...chatInvokes,
   ...grantInvokes,
+  ...policyInvokes,
   ...secretMigrationInvokes,
   ...authInvokes,
   ...appsInvokes,

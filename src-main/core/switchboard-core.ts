@@ -43,6 +43,8 @@ import { toolRunHandlers } from './tools/tool-run-handlers';
 import { CallTraces } from './traces/call-traces';
 import { otlpSinkFromEnv } from './traces/otlp-export';
 import { traceHandlers } from './traces/trace-handlers';
+import { readPolicySync } from './policy/policy-file';
+import { policyView } from './policy/policy-view';
 import appPackage from '../../package.json';
 
 export interface CoreDeps {
@@ -308,6 +310,8 @@ export class SwitchboardCore {
         findServer: (name) => this.approvedServer(name),
         afterCredentialsChanged: (name) => this.mcp.reconnect(name),
       }),
+      // The administrator's policy as it is now, for the pages that show what it locks (SECURITY X2).
+      getPolicy: async () => policyView(readPolicySync(), this.loaded?.servers ?? []),
       getAppearance: async () => this.appearance.get(),
       setAppearance: async (appearance) => this.appearance.set(appearance),
       listServers: async () => this.snapshot(),

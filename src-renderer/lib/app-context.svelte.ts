@@ -7,6 +7,7 @@ import { ChatStore } from './chat/chat-store.svelte';
 import { ServerExtras } from './chat/server-extras.svelte';
 import { ConnectionStore } from './connection-state.svelte';
 import { InstallLinks } from './install/install-links.svelte';
+import { PolicyStore } from './policy.svelte';
 import { keychainStoreFor, type StoreValueInKeychain } from './secrets/keychain-value';
 import { SecretsStore } from './secrets-store.svelte';
 import { ServersStore } from './servers-store.svelte';
@@ -28,6 +29,8 @@ export interface AppContext {
   chat: ChatStore;
   approvals: ApprovalsStore;
   chatSettings: ChatSettingsStore;
+  /** What the administrator's policy locks, for the pages that show it. */
+  policy: PolicyStore;
   extras: ServerExtras;
   toolRuns: ToolRuns;
   /** An install link the app was opened with, shown in the servers page's Browse form. */
@@ -58,6 +61,7 @@ export function createAppContext(api: Api, connection: ApiConnection, scheme: Sc
       chat: new ChatStore(api),
       approvals: new ApprovalsStore(api),
       chatSettings: new ChatSettingsStore(api),
+      policy: new PolicyStore(api),
       extras: new ServerExtras(api),
       toolRuns: new ToolRuns(api),
       installLinks: new InstallLinks(api),

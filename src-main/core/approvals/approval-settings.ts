@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from '../config/atomic-file';
+import { refuseRelaxedRules } from '../policy/approval-locks';
 import { systemClock, type Clock, type Logger } from '../ports';
 import type { ApprovalRule, PolicySettings } from './approval-policy';
 
@@ -77,6 +78,8 @@ export class ApprovalSettingsStore {
 
   async set(next: ApprovalSettings): Promise<void> {
     await this.load();
+    // While the administrator's policy says every call asks, nothing here may be relaxed (SECURITY X2).
+    refuseRelaxedRules(this.current, next);
     this.current = { autoAllowReadOnly: next.autoAllowReadOnly, rules: next.rules.map((rule: ApprovalRule) => ({ pattern: rule.pattern, effect: rule.effect })) };
     // A rule keeps the date it was first saved; a new one is dated now; a removed one's date goes.
     const now = (this.options.clock ?? systemClock).now();

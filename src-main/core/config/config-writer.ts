@@ -1,6 +1,7 @@
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { readServersDocument, type ServersKey } from '../../../src-preload/contract/servers-document';
 import { AppFailure } from '../app-error';
+import { refuseAutoApproval } from '../policy/approval-locks';
 import { serversFile } from '../data-home';
 import { readTextIfExists, versionOf, writeFileAtomic, type FileVersion } from './atomic-file';
 import type { ConfigSource } from './server-config';
@@ -40,6 +41,7 @@ export async function addServers(home: string, entries: NamedEntry[], options: W
     let text = file.text;
     for (const { name, entry } of entries) {
       if (Object.hasOwn(file.servers, name)) throw new AppFailure('conflict', `server "${name}" already exists in servers.json`);
+      refuseAutoApproval(name, entry, undefined);
       text = applyEdits(text, modify(text, [file.key, name], entry, FORMAT));
     }
     return text;
@@ -60,7 +62,8 @@ export async function updateServers(home: string, entries: NamedEntry[], options
   await edit(home, options, (file) => {
     let text = file.text;
     for (const { name, entry } of entries) {
-      requireServer(file, name);
+      // "auto" is refused while the administrator's policy says every call asks, unless the entry had it (SECURITY X2).
+      refuseAutoApproval(name, entry, requireServer(file, name));
       text = applyEdits(text, modify(text, [file.key, name], entry, FORMAT));
     }
     return text;

@@ -1,6 +1,7 @@
 import { referencesIn } from '../config/expand';
 import type { RemoteServerConfig, ServerConfig } from '../config/server-config';
 import type { ServerState } from '../mcp/server-state';
+import { SET_BY_ORGANIZATION } from '../policy/policy-rules';
 import { terminal, transient, type Diagnosis } from './diagnosis';
 
 /**
@@ -42,6 +43,14 @@ export function serverFix(config: ServerConfig, state: ServerState): string | un
 }
 
 function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string[] = []): Diagnosis {
+  // The administrator's policy refused it (SECURITY X2): running it by hand shows nothing; only the administrator can change it.
+  if (reason.startsWith('refused: ') && reason.includes(SET_BY_ORGANIZATION)) {
+    return terminal(
+      reason.startsWith(`refused: the policy ${SET_BY_ORGANIZATION} is broken`)
+        ? 'ask your administrator to fix the policy file; until then it refuses every server. Reconnect once it is fixed'
+        : 'your organization decides which servers may run: ask your administrator, or remove this server',
+    );
+  }
   if (reason.startsWith('command not found')) {
     const command = config.kind === 'stdio' ? config.command : 'the command';
     return terminal(`install ${command} (for npx: install Node.js), or put its full path in "command"; Switchboard searches your login shell's PATH`);

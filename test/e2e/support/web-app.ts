@@ -12,12 +12,19 @@ export interface RunningWebApp {
   stop: () => Promise<void>;
 }
 
-/** Starts `npm run web`'s built entry on a fresh SWITCHBOARD_HOME and waits for the URL it prints. */
-export async function startWebApp(prepareHome: (home: string) => Promise<void> = async () => {}, args: string[] = []): Promise<RunningWebApp> {
+/**
+ * Starts `npm run web`'s built entry on a fresh SWITCHBOARD_HOME and waits for the URL it prints.
+ * `env` adds variables that name places in that home (e.g. SWITCHBOARD_POLICY, a policy file in the test's folder).
+ */
+export async function startWebApp(
+  prepareHome: (home: string) => Promise<void> = async () => {},
+  args: string[] = [],
+  env: (home: string) => Record<string, string> = () => ({}),
+): Promise<RunningWebApp> {
   const home = await mkdtemp(join(tmpdir(), 'switchboard-e2e-'));
   await prepareHome(home);
   const child = spawn(process.execPath, [WEB_ENTRY, ...args], {
-    env: { ...process.env, SWITCHBOARD_HOME: home },
+    env: { ...process.env, SWITCHBOARD_HOME: home, ...env(home) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

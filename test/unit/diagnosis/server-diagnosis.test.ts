@@ -19,6 +19,16 @@ describe('serverFix', () => {
     expect(fix(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })).toBe('sign in: Servers → Sign in in Switchboard, or run: switchboard login web');
   });
 
+  it('sends a server the policy refused to the administrator, not to run it by hand (SECURITY X2)', () => {
+    expect(diagnoseServer(npx, { kind: 'error', reason: 'refused: this server is blocked (set by your organization)' })).toEqual({
+      class: 'terminal',
+      fix: 'your organization decides which servers may run: ask your administrator, or remove this server',
+    });
+    expect(fix(npx, { kind: 'error', reason: 'refused: the policy set by your organization is broken (/etc/switchboard/policy.json is not valid JSON: …)' })).toBe(
+      'ask your administrator to fix the policy file; until then it refuses every server. Reconnect once it is fixed',
+    );
+  });
+
   it('has nothing to say about a healthy or starting server', () => {
     expect(fix(npx, { kind: 'connected', reason: 'connected over stdio' })).toBeUndefined();
     expect(fix(npx, { kind: 'connecting', reason: 'starting npx' })).toBeUndefined();
