@@ -32,6 +32,8 @@ await core.stop();
 await rm(home, { recursive: true, force: true });
 await new Promise((done) => setTimeout(done, 50));
 const required = Object.keys(createRequire(import.meta.url).cache);
-const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `node:${m.slice('NativeModule '.length)}`);
+// moduleLoadList is Node's own record of its built-in modules, untyped in @types/node.
+const { moduleLoadList } = process as unknown as { moduleLoadList: string[] };
+const builtins = moduleLoadList.filter((m) => m.startsWith('NativeModule ')).map((m) => `node:${m.slice('NativeModule '.length)}`);
 process.stdout.write(JSON.stringify({ states, modules: [...loaded, ...required], builtins }));
 process.exit(0);
