@@ -30,7 +30,7 @@ export async function startTourApp(): Promise<TourApp> {
     const project = join(home, 'project');
     await mkdir(project);
     // "approval" in a project file is ignored with a note (never counted as a problem).
-    await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { 'project-notes': { command: process.execPath, args: [everything, 'stdio'], approval: 'auto' } } }));
+    await writeFile(join(project, '.mcp.json'), JSON.stringify({ mcpServers: { 'project-notes': { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'], approval: 'auto' } } }));
     await writeFile(join(home, 'projects.json'), JSON.stringify({ projects: [project] }));
     const servers = {
       everything: { command: process.execPath, args: [everything, 'stdio'], approval: 'ask' },
