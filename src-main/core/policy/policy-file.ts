@@ -1,6 +1,6 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { policySchema, type Policy } from './policy-schema';
 
 /** Where an administrator puts the policy; SWITCHBOARD_POLICY names another file (tests, managed images). */
@@ -32,12 +32,64 @@ export async function readPolicy(path: string = policyPath()): Promise<PolicySta
 /** The last file read synchronously, by what its stat said then. */
 let lastRead: { path: string; ino: number; size: number; mtimeMs: number; ctimeMs: number; state: PolicyState } | undefined;
 
+/** A state kept between reads while a watch on the file's folder stays quiet. */
+let held: { path: string; watcher: FSWatcher; state: PolicyState; checkBy: number } | undefined;
+/** A path whose folder could not be watched (no inotify watches left, say): it is read by its stat each time until then. */
+let unwatchable: { path: string; until: number } | undefined;
+/** Held at most this long without a stat, for a change the watch cannot hear (the folder renamed away, a network file system). */
+const RECHECK_MS = 1000;
+
 /**
- * The same, for what is decided synchronously (the servers view, every tool call's approval): never stale —
- * a stat each time, and the file read again whenever it changed — but not a read and a parse per call
- * (with no policy file, a read that fails cost ~35 µs of a ~300 µs tool call).
+ * The same, for what is decided synchronously (every tool call's approval, the servers view), without a
+ * system call per tool call: what was read is kept while a watch on the file's folder (or, while that does
+ * not exist yet, its nearest existing ancestor) reports nothing, so a change on disk takes effect with the
+ * first read after the OS reports it (SECURITY X2). A change no watch hears (the folder renamed away, a
+ * network file system) is found by a stat at least every RECHECK_MS. A file that is a symbolic link (its
+ * target may change in a folder nobody watches), or a folder that cannot be watched, is stat'ed on every read.
  */
 export function readPolicySync(path: string = policyPath()): PolicyState {
+  const kept = held;
+  if (kept?.path === path && performance.now() < kept.checkBy) return kept.state;
+  // The watch is set before the read, so a change made after the read is always heard.
+  const watcher = kept?.path === path ? kept.watcher : watchFolder(path);
+  if (kept && kept.watcher !== watcher) dropHeld(kept.watcher);
+  const state = readByStat(path);
+  if (watcher && !isSymbolicLink(path)) held = { path, watcher, state, checkBy: performance.now() + RECHECK_MS };
+  else if (watcher) dropHeld(watcher);
+  return state;
+}
+
+function watchFolder(path: string): FSWatcher | undefined {
+  if (unwatchable?.path === path && performance.now() < unwatchable.until) return undefined;
+  let folder = dirname(path);
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  try {
+    // Any event in the folder may be the file (written, replaced by rename, removed, its folder made or removed): read again.
+    const watcher = watch(folder, { persistent: false }, () => dropHeld(watcher));
+    watcher.on('error', () => dropHeld(watcher));
+    return watcher;
+  } catch {
+    unwatchable = { path, until: performance.now() + RECHECK_MS };
+    return undefined;
+  }
+}
+
+/** Forgets the held state (only if `watcher` is still the one holding it) and stops its watch. */
+function dropHeld(watcher: FSWatcher): void {
+  if (held?.watcher === watcher) held = undefined;
+  watcher.close();
+}
+
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** A stat each time, and the file read again only when its stat changed (with no policy file, a failing read cost ~35 µs). */
+function readByStat(path: string): PolicyState {
   let stat: Stats | undefined;
   try {
     stat = statSync(path, { throwIfNoEntry: false });
