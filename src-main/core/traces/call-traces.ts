@@ -60,7 +60,7 @@ export class CallTraces {
   /** Unique within this process: the renderer keys its list by it (traces are never stored). */
   private lastId = 0;
   private ending: Ending[] = [];
-  /** One timer for every batch, re-armed (`refresh`) rather than made anew: a new unref'd timer per batch was most of a call's cost here. */
+  /** One timer for every batch, re-armed (`refresh`) rather than made and unref'd anew: it is on every call's path. */
   private completion: NodeJS.Timeout | undefined;
   private completionArmed = false;
   /** Puts a trace in its server's ring; the oldest call falls out. */
