@@ -33,29 +33,30 @@ export async function readPolicy(path: string = policyPath()): Promise<PolicySta
 let lastRead: { path: string; ino: number; size: number; mtimeMs: number; ctimeMs: number; state: PolicyState } | undefined;
 
 /** A state kept between reads while a watch on the file's folder stays quiet. */
-let held: { path: string; watcher: FSWatcher; state: PolicyState; checkBy: number } | undefined;
+let held: { path: string; watcher: FSWatcher; state: PolicyState; readAt: number } | undefined;
 /** A path whose folder could not be watched (no inotify watches left, say): it is read by its stat each time until then. */
 let unwatchable: { path: string; until: number } | undefined;
-/** Held at most this long without a stat, for a change the watch cannot hear (the folder renamed away, a network file system). */
+/** Held at most this long without a stat, for a change the watch cannot hear (a folder above renamed, a network file system). */
 const RECHECK_MS = 1000;
 
 /**
  * The same, for what is decided synchronously (every tool call's approval, the servers view), without a
  * system call per tool call: what was read is kept while a watch on the file's folder (or, while that does
  * not exist yet, its nearest existing ancestor) reports nothing, so a change on disk takes effect with the
- * first read after the OS reports it (SECURITY X2). A change no watch hears (the folder renamed away, a
- * network file system) is found by a stat at least every RECHECK_MS. A file that is a symbolic link (its
+ * first read after the OS reports it (SECURITY X2). A change no watch hears (a folder above renamed, a
+ * network file system) is found by a stat at least every `recheckMs`. A file that is a symbolic link (its
  * target may change in a folder nobody watches), or a folder that cannot be watched, is stat'ed on every read.
  */
-export function readPolicySync(path: string = policyPath()): PolicyState {
+export function readPolicySync(path: string = policyPath(), { recheckMs = RECHECK_MS }: { recheckMs?: number } = {}): PolicyState {
   const kept = held;
-  if (kept?.path === path && performance.now() < kept.checkBy) return kept.state;
-  // The watch is set before the read, so a change made after the read is always heard.
-  const watcher = kept?.path === path ? kept.watcher : watchFolder(path);
-  if (kept && kept.watcher !== watcher) dropHeld(kept.watcher);
+  if (kept?.path === path && performance.now() - kept.readAt < recheckMs) return kept.state;
+  // A fresh watch each time, set before the read: a change made after the read is always heard, and a watch
+  // left on a folder renamed away is not kept.
+  if (kept) dropHeld(kept.watcher);
+  const watcher = watchFolder(path);
   const state = readByStat(path);
-  if (watcher && !isSymbolicLink(path)) held = { path, watcher, state, checkBy: performance.now() + RECHECK_MS };
-  else if (watcher) dropHeld(watcher);
+  if (watcher && !isSymbolicLink(path)) held = { path, watcher, state, readAt: performance.now() };
+  else watcher?.close();
   return state;
 }
 
