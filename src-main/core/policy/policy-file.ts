@@ -1,6 +1,6 @@
 import { existsSync, lstatSync, readFileSync, statSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { policySchema, type Policy } from './policy-schema';
 
 /** Where an administrator puts the policy; SWITCHBOARD_POLICY names another file (tests, managed images). */
@@ -42,7 +42,7 @@ const RECHECK_MS = 1000;
 /**
  * The same, for what is decided synchronously (every tool call's approval, the servers view), without a
  * system call per tool call: what was read is kept while a watch on the file's folder (or, while that does
- * not exist yet, its nearest existing ancestor) reports nothing, so a change on disk takes effect with the
+ * not exist yet, its nearest existing ancestor) reports nothing of it, so a change on disk takes effect with the
  * first read after the OS reports it (SECURITY X2). A change no watch hears (a folder above renamed, a
  * network file system) is found by a stat at least every `recheckMs`. A file that is a symbolic link (its
  * target may change in a folder nobody watches), or a folder that cannot be watched, is stat'ed on every read.
@@ -64,9 +64,13 @@ function watchFolder(path: string): FSWatcher | undefined {
   if (unwatchable?.path === path && performance.now() < unwatchable.until) return undefined;
   let folder = dirname(path);
   while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  // What may change the file: its own name (or the folder on the way to it), and the watched folder itself going away.
+  const names = new Set([relative(folder, path).split(sep)[0], basename(folder)]);
   try {
-    // Any event in the folder may be the file (written, replaced by rename, removed, its folder made or removed): read again.
-    const watcher = watch(folder, { persistent: false }, () => dropHeld(watcher));
+    // No name (some platforms) means "something here changed": read again to be safe.
+    const watcher = watch(folder, { persistent: false }, (_event, name) => {
+      if (name === null || names.has(name.toString())) dropHeld(watcher);
+    });
     watcher.on('error', () => dropHeld(watcher));
     return watcher;
   } catch {

@@ -53,6 +53,18 @@ describe('readPolicySync', () => {
     await seen(path).toMatchObject({ kind: 'active', policy: { installs: 'registry-only' } });
   });
 
+  it('sees a policy written into a folder that was removed and made again while it held none', async () => {
+    const dir = join(folder, 'switchboard');
+    const path = join(dir, 'policy.json');
+    await mkdir(dir);
+    await writeFile(join(dir, 'other.json'), '{}');
+    expect(readPolicySync(path)).toEqual({ kind: 'none' });
+    await rm(dir, { recursive: true });
+    await mkdir(dir);
+    await writeFile(path, JSON.stringify({ approvals: 'always-ask' }));
+    await seen(path).toMatchObject({ kind: 'active', policy: { approvals: 'always-ask' } });
+  });
+
   it('sees a new policy in a folder removed and made again, and in one put where the folder above was renamed away', async () => {
     const dir = join(folder, 'etc', 'switchboard');
     const path = join(dir, 'policy.json');
