@@ -1,6 +1,6 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync, watch, type FSWatcher, type Stats } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { policySchema, type Policy } from './policy-schema';
 
 /** Where an administrator puts the policy; SWITCHBOARD_POLICY names another file (tests, managed images). */
@@ -32,12 +32,69 @@ export async function readPolicy(path: string = policyPath()): Promise<PolicySta
 /** The last file read synchronously, by what its stat said then. */
 let lastRead: { path: string; ino: number; size: number; mtimeMs: number; ctimeMs: number; state: PolicyState } | undefined;
 
+/** A state kept between reads while a watch on the file's folder stays quiet. */
+let held: { path: string; watcher: FSWatcher; state: PolicyState; readAt: number } | undefined;
+/** A path whose folder could not be watched (no inotify watches left, say): it is read by its stat each time until then. */
+let unwatchable: { path: string; until: number } | undefined;
+/** Held at most this long without a stat, for a change the watch cannot hear (a folder above renamed, a network file system). */
+const RECHECK_MS = 1000;
+
 /**
- * The same, for what is decided synchronously (the servers view, every tool call's approval): never stale —
- * a stat each time, and the file read again whenever it changed — but not a read and a parse per call
- * (with no policy file, a read that fails cost ~35 µs of a ~300 µs tool call).
+ * The same, for what is decided synchronously (every tool call's approval, the servers view), without a
+ * system call per tool call: what was read is kept while a watch on the file's folder (or, while that does
+ * not exist yet, its nearest existing ancestor) reports nothing of it, so a change on disk takes effect with the
+ * first read after the OS reports it (SECURITY X2). A change no watch hears (a folder above renamed, a
+ * network file system) is found by a stat at least every `recheckMs`. A file that is a symbolic link (its
+ * target may change in a folder nobody watches), or a folder that cannot be watched, is stat'ed on every read.
  */
-export function readPolicySync(path: string = policyPath()): PolicyState {
+export function readPolicySync(path: string = policyPath(), { recheckMs = RECHECK_MS }: { recheckMs?: number } = {}): PolicyState {
+  const kept = held;
+  if (kept?.path === path && performance.now() - kept.readAt < recheckMs) return kept.state;
+  // A fresh watch each time, set before the read: a change made after the read is always heard, and a watch
+  // left on a folder renamed away is not kept.
+  if (kept) dropHeld(kept.watcher);
+  const watcher = watchFolder(path);
+  const state = readByStat(path);
+  if (watcher && !isSymbolicLink(path)) held = { path, watcher, state, readAt: performance.now() };
+  else watcher?.close();
+  return state;
+}
+
+function watchFolder(path: string): FSWatcher | undefined {
+  if (unwatchable?.path === path && performance.now() < unwatchable.until) return undefined;
+  let folder = dirname(path);
+  while (!existsSync(folder) && dirname(folder) !== folder) folder = dirname(folder);
+  // What may change the file: its own name (or the folder on the way to it), and the watched folder itself going away.
+  const names = new Set([relative(folder, path).split(sep)[0], basename(folder)]);
+  try {
+    // No name (some platforms) means "something here changed": read again to be safe.
+    const watcher = watch(folder, { persistent: false }, (_event, name) => {
+      if (name === null || names.has(name.toString())) dropHeld(watcher);
+    });
+    watcher.on('error', () => dropHeld(watcher));
+    return watcher;
+  } catch {
+    unwatchable = { path, until: performance.now() + RECHECK_MS };
+    return undefined;
+  }
+}
+
+/** Forgets the held state (only if `watcher` is still the one holding it) and stops its watch. */
+function dropHeld(watcher: FSWatcher): void {
+  if (held?.watcher === watcher) held = undefined;
+  watcher.close();
+}
+
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false })?.isSymbolicLink() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** A stat, and the file read and parsed again only when its stat changed. */
+function readByStat(path: string): PolicyState {
   let stat: Stats | undefined;
   try {
     stat = statSync(path, { throwIfNoEntry: false });

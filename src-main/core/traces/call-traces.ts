@@ -53,21 +53,23 @@ interface Ending {
 }
 
 export class CallTraces {
-  private readonly rings = new Map<string, CallTrace[]>();
+  private readonly rings = new Map<string, TraceRing>();
   private readonly byCall = new Map<string, CallTrace>();
   private readonly clock: Clock;
   private readonly perServer: number;
   /** Unique within this process: the renderer keys its list by it (traces are never stored). */
   private lastId = 0;
   private ending: Ending[] = [];
+  /** One timer for every batch, re-armed (`refresh`) rather than made and unref'd anew: it is on every call's path. */
   private completion: NodeJS.Timeout | undefined;
+  private completionArmed = false;
   /** Puts a trace in its server's ring; the oldest call falls out. */
   private readonly file = (trace: CallTrace, server: string | undefined): void => {
     const key = server ?? NO_SERVER;
     let ring = this.rings.get(key);
-    if (!ring) this.rings.set(key, (ring = []));
-    ring.push(trace);
-    if (ring.length > this.perServer) this.forget(ring.shift()!);
+    if (!ring) this.rings.set(key, (ring = new TraceRing(this.perServer)));
+    const dropped = ring.add(trace);
+    if (dropped) this.forget(dropped);
   };
 
   constructor(private readonly deps: CallTracesDeps = {}) {
@@ -110,7 +112,7 @@ export class CallTraces {
   /** A server's recent calls, newest first. */
   forServer(server: string): CallTrace[] {
     this.completeEnded();
-    return [...(this.rings.get(server) ?? [])].reverse();
+    return this.rings.get(server)?.newestFirst() ?? [];
   }
 
   shutdown(): Promise<void> {
@@ -121,17 +123,18 @@ export class CallTraces {
   private ended(ending: Ending): void {
     const waiting = this.ending.push(ending);
     if (waiting === COMPLETE_AT) {
-      clearTimeout(this.completion);
-      this.completion = setTimeout(this.completeEnded, 0).unref();
-    } else {
-      this.completion ??= setTimeout(this.completeEnded, COMPLETE_AFTER_MS).unref();
+      setTimeout(this.completeEnded, 0).unref();
+    } else if (!this.completionArmed) {
+      this.completionArmed = true;
+      if (this.completion) this.completion.refresh();
+      else this.completion = setTimeout(this.completeEnded, COMPLETE_AFTER_MS).unref();
     }
   }
 
   /** Completes the traces of calls that have ended: where each is filed, its last step with the result's size, the export. */
   private readonly completeEnded = (): void => {
-    clearTimeout(this.completion);
-    this.completion = undefined;
+    // A timer still running after an early completion (a read) finds nothing to do; the next call re-arms it.
+    this.completionArmed = false;
     const ending = this.ending;
     if (ending.length === 0) return;
     this.ending = [];
@@ -159,6 +162,31 @@ export class CallTraces {
     if (trace.conversationId === undefined || trace.callId === undefined) return;
     const key = callKey(trace.conversationId, trace.callId);
     if (this.byCall.get(key) === trace) this.byCall.delete(key);
+  }
+}
+
+/** A server's last calls: a fixed array written round, so the oldest falls out without moving the others. */
+class TraceRing {
+  private readonly traces: CallTrace[] = [];
+  /** Where the next trace goes once the ring is full: the oldest. */
+  private next = 0;
+
+  constructor(private readonly size: number) {}
+
+  /** Keeps `trace`; returns the oldest when it fell out to make room. */
+  add(trace: CallTrace): CallTrace | undefined {
+    if (this.traces.length < this.size) {
+      this.traces.push(trace);
+      return undefined;
+    }
+    const oldest = this.traces[this.next];
+    this.traces[this.next] = trace;
+    this.next = (this.next + 1) % this.size;
+    return oldest;
+  }
+
+  newestFirst(): CallTrace[] {
+    return [...this.traces.slice(0, this.next).reverse(), ...this.traces.slice(this.next).reverse()];
   }
 }
 

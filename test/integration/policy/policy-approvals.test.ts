@@ -48,7 +48,8 @@ describe('approvals the policy will not let be relaxed (SECURITY X2)', () => {
     await store.grantTool(echo);
     expect(broker.policyDecision(echo, {})).toMatchObject({ kind: 'run' });
     await policy(JSON.stringify({ approvals: 'always-ask' }));
-    expect(broker.policyDecision(echo, {})).toMatchObject({ kind: 'ask', because: expect.stringContaining('every tool call asks (set by your organization)') });
+    // Seen by the first call after the OS reports the change (the policy file is watched, not stat'ed per call).
+    await expect.poll(() => broker.policyDecision(echo, {}), { timeout: 10_000 }).toMatchObject({ kind: 'ask', because: expect.stringContaining('every tool call asks (set by your organization)') });
     await store.revokeServer('everything');
     settings = { rules: [{ pattern: 'everything__*', effect: 'allow' }], autoAllowReadOnly: true, serverApproval: () => 'auto' };
     expect(broker.policyDecision({ ...echo, annotations: { readOnlyHint: true } }, {})).toMatchObject({ kind: 'ask' });

@@ -175,6 +175,7 @@ describe('bounds', () => {
     expect(traces).toHaveLength(200);
     expect(traces.at(-1)?.callId).toBe('call-5');
     expect(traces[0]?.callId).toBe('call-204');
+    expect(traces.map((t) => t.callId)).toEqual(Array.from({ length: 200 }, (_, i) => `call-${204 - i}`));
     expect(await core.handlers.callTrace({ conversationId: 'c', callId: 'call-4' })).toBeNull();
     expect(await core.handlers.callTrace({ conversationId: 'c', callId: 'call-5' })).not.toBeNull();
   });
