@@ -7,7 +7,7 @@
 import type { ServerApproval } from './approvals/approval-policy';
 import { ApprovalSettingsStore, approvalSettingsFile } from './approvals/approval-settings';
 import { ApprovalBroker, type BrokerEvent } from './approvals/approval-broker';
-import { ApprovalStore, approvalsFile } from './approvals/approval-store';
+import { ApprovalStore, approvalsFile, type ServerSource } from './approvals/approval-store';
 import { systemClock, type Clock, type Logger, type SecretVault, type UrlOpener } from './ports';
 import { createChatHandlers, type ChatHandlers } from './chat/chat-handlers';
 import { ChatService, emitToHub } from './chat/chat-service';
@@ -28,6 +28,8 @@ export interface CallPathDeps {
   emit: (event: BrokerEvent) => void;
   /** The `approval` field of the server's config ("ask" when unknown). */
   serverApproval: (server: string) => ServerApproval;
+  /** The file that defines the server now: always-allow grants are bound to it (SECURITY V1); by name when absent. */
+  serverSource?: (server: string) => ServerSource | undefined;
   /** Budget and pins for tools on demand (the MCP manager's tool settings); the defaults when absent. */
   toolSettings?: ToolLoadingSettings;
   /** Where call traces are kept (and exported); an in-memory one when absent. */
@@ -51,7 +53,7 @@ export interface CallPath {
 
 export function composeCallPath(deps: CallPathDeps): CallPath {
   const clock = deps.clock ?? systemClock;
-  const approvals = new ApprovalStore(approvalsFile(deps.home), deps.logger, clock);
+  const approvals = new ApprovalStore(approvalsFile(deps.home), deps.logger, clock, undefined, deps.serverSource);
   // Kept in the chat settings before they had a file of their own: read from there once.
   const rules = new ApprovalSettingsStore(approvalSettingsFile(deps.home), { earlierFile: chatSettingsFile(deps.home), logger: deps.logger, clock });
   const broker = new ApprovalBroker({
@@ -94,6 +96,7 @@ export function composeChat(deps: ChatCompositionDeps): { calls: CallPath; chat:
     source: deps.mcp,
     emit,
     serverApproval: (server) => deps.mcp.serverConfig(server)?.approval ?? 'ask',
+    serverSource: (server) => deps.mcp.serverConfig(server)?.source,
     toolSettings: deps.mcp.settings,
     ...(deps.traces ? { traces: deps.traces } : {}),
     ...(deps.countAfter ? { countAfter: deps.countAfter } : {}),

@@ -16,8 +16,12 @@ const definitionSchema = z.object({
   inputSchema: z.record(z.string(), z.unknown()),
   annotations: z.record(z.string(), z.unknown()),
 });
-/** grantedAt: epoch ms of the decision; absent in files written before grants were dated. */
-const approvedSchema = z.object({ fingerprint: z.string(), definition: definitionSchema, grantedAt: z.number().optional() });
+/**
+ * grantedAt: epoch ms of the decision; absent in files written before grants were dated.
+ * source: the config file that defined the server when the person granted it; absent in files written before
+ * grants were bound to it (those count for the person's own files only).
+ */
+const approvedSchema = z.object({ fingerprint: z.string(), definition: definitionSchema, grantedAt: z.number().optional(), source: z.string().optional() });
 const fileSchema = z.object({
   version: z.literal(1),
   /** server -> tool -> the definition "always allow this tool" vouched for. */
@@ -30,6 +34,13 @@ interface Approved {
   fingerprint: string;
   definition: ToolDefinition;
   grantedAt?: number;
+  source?: string;
+}
+
+/** Where a server's entry is defined now: its file, and whether the person wrote it (their own servers.json, bundles.json). */
+export interface ServerSource {
+  path: string;
+  userWritten: boolean;
 }
 
 /** One always-allow as the grants page lists it. */
@@ -51,7 +62,20 @@ export class ApprovalStore {
     private readonly clock: Clock = systemClock,
     /** The administrator's "always ask" (SECURITY X2): while it holds, no always-allow is written. */
     private readonly locked: () => boolean = () => approvalsLocked(readPolicySync()),
+    /**
+     * Binds each grant to the file that defined its server (SECURITY V1): a server that later takes the name —
+     * from a project file, say — finds none. Without it (tests of the store alone) grants go by name.
+     */
+    private readonly sourceOf?: (server: string) => ServerSource | undefined,
   ) {}
+
+  /** Whether a grant made for the server as defined then counts for the server as defined now. */
+  private sameSource(grant: Approved, server: string): boolean {
+    if (!this.sourceOf) return true;
+    const now = this.sourceOf(server);
+    if (!now) return false;
+    return grant.source === undefined ? now.userWritten : grant.source === now.path;
+  }
 
   private refuseWhenLocked(): void {
     if (this.locked()) throw new AppFailure('invalid_input', `every tool call asks (${SET_BY_ORGANIZATION}); nothing can be always allowed`);
@@ -67,10 +91,10 @@ export class ApprovalStore {
   lookup(tool: CatalogTool): GrantLookup {
     // Hash the definition only when a grant needs comparing: most calls have none.
     const byTool = own(own(this.grants.tools, tool.server), tool.name);
-    if (byTool) {
+    if (byTool && this.sameSource(byTool, tool.server)) {
       return byTool.fingerprint === fingerprintOf(tool) ? { kind: 'granted', scope: 'tool' } : { kind: 'changed', scope: 'tool', approved: byTool.definition };
     }
-    const serverTools = own(this.grants.servers, tool.server);
+    const serverTools = this.serverGrant(tool.server);
     if (!serverTools) return { kind: 'none' };
     const byServer = own(serverTools, tool.name);
     if (!byServer) return { kind: 'new_tool_on_server' };
@@ -89,7 +113,7 @@ export class ApprovalStore {
    */
   async grantServer(tool: CatalogTool, serverToolsNow: CatalogTool[]): Promise<void> {
     this.refuseWhenLocked();
-    let serverTools = own(this.grants.servers, tool.server);
+    let serverTools = this.serverGrant(tool.server);
     if (!serverTools) {
       // fromEntries defines keys, so a tool named "__proto__" stays a plain key.
       serverTools = Object.fromEntries(serverToolsNow.filter((t) => t.server === tool.server).map((t) => [t.name, this.approved(t)]));
@@ -100,6 +124,13 @@ export class ApprovalStore {
     const toolGrants = own(this.grants.tools, tool.server);
     if (toolGrants && Object.hasOwn(toolGrants, tool.name)) delete toolGrants[tool.name];
     await this.save();
+  }
+
+  /** The server's always-allow, if it was given to the server as it is defined now. */
+  private serverGrant(server: string): Record<string, Approved> | undefined {
+    const serverTools = own(this.grants.servers, server);
+    const first = serverTools && Object.values(serverTools)[0];
+    return serverTools && (!first || this.sameSource(first, server)) ? serverTools : undefined;
   }
 
   /** Forget every grant for a server (the server was removed, or the user revoked it). */
@@ -141,7 +172,8 @@ export class ApprovalStore {
 
   private approved(tool: CatalogTool): Approved {
     const definition = toolDefinition(tool);
-    return { fingerprint: fingerprint(definition), definition, grantedAt: this.clock.now() };
+    const source = this.sourceOf?.(tool.server)?.path;
+    return { fingerprint: fingerprint(definition), definition, grantedAt: this.clock.now(), ...(source === undefined ? {} : { source }) };
   }
 
   private save(): Promise<void> {

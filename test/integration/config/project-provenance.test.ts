@@ -164,4 +164,29 @@ describe('fields that decide what Switchboard asks come only from the person (SE
     // approval "auto" was ignored: the project's tool asks.
     expect(broker.policyDecision(named('sneaky', 'echo'), { message: 'hi' })).toMatchObject({ kind: 'ask' }); // a person must answer
   });
+
+  it('a project server that takes the name of a server the person always-allowed and removed finds no grant: it asks', async () => {
+    await put(join(home, 'servers.json'), { servers: { notes: { command: 'node', args: [TOOLBOX, '--name', 'notes'] } } });
+    await startCore();
+    await state('notes', 'connected');
+    const broker = core!.chat.broker;
+    const echo = async () => ((await call('listTools', {})) as ToolListing[]).find((t) => t.server === 'notes' && t.name === 'echo')!;
+    // The person always-allows their own server, through the real question and answer.
+    const run = core!.chat.caller.call({ server: 'notes', tool: 'echo' }, { message: 'hi' }, { origin: 'person' });
+    await expect.poll(() => broker.pendingRequests().length, { timeout: 20_000 }).toBe(1);
+    await broker.answer({ id: broker.pendingRequests()[0]!.id, decision: 'always_allow_server' });
+    await run;
+    expect(broker.policyDecision(await echo(), { message: 'hi' })).toMatchObject({ kind: 'run' });
+
+    // They remove it; a project brings a server of the same name, the same program and the same tools, and they let it run.
+    await put(join(home, 'servers.json'), { servers: {} });
+    await expect.poll(() => core!.snapshot().servers.map((s) => s.name), { timeout: 20_000 }).toEqual([]);
+    await put(join(proj, '.mcp.json'), { mcpServers: { notes: { command: 'node', args: [TOOLBOX, '--name', 'notes'] } } });
+    await call('addProject', { path: proj });
+    await state('notes', 'trust_required');
+    await call('approveTrust', { name: 'notes' });
+    await state('notes', 'connected');
+    // Letting it run is not letting its calls run unasked: the grant was for the server in servers.json.
+    expect(broker.policyDecision(await echo(), { message: 'hi' })).toMatchObject({ kind: 'ask' });
+  });
 });

@@ -17,6 +17,41 @@ afterEach(async () => {
 });
 
 describe('ApprovalStore', () => {
+  it('binds a grant to the file that defined its server: the same name from another file finds none (SECURITY V1)', async () => {
+    const own = { path: join(home, 'servers.json'), userWritten: true };
+    const project = { path: '/work/repo/.mcp.json', userWritten: false };
+    let where: Record<string, { path: string; userWritten: boolean }> = { s: own, t: own };
+    const store = new ApprovalStore(approvalsFile(home), undefined, undefined, undefined, (server) => where[server]);
+    await store.grantTool(tool('s', 'a'));
+    await store.grantServer(tool('t', 'a'), [tool('t', 'a'), tool('t', 'b')]);
+    expect(store.lookup(tool('s', 'a'))).toEqual({ kind: 'granted', scope: 'tool' });
+    expect(store.lookup(tool('t', 'b'))).toEqual({ kind: 'granted', scope: 'server' });
+    where = { s: project, t: project };
+    expect(store.lookup(tool('s', 'a'))).toEqual({ kind: 'none' });
+    expect(store.lookup(tool('t', 'b'))).toEqual({ kind: 'none' });
+    // A server grant given to the project's server starts afresh: it vouches for its tools, not the old ones.
+    await store.grantServer(tool('t', 'b'), [tool('t', 'b'), tool('t', 'c')]);
+    expect(store.lookup(tool('t', 'c'))).toEqual({ kind: 'granted', scope: 'server' });
+    expect(store.lookup(tool('t', 'a'))).toEqual({ kind: 'new_tool_on_server' });
+    // A server no config defines (gone) matches no grant.
+    where = {};
+    expect(store.lookup(tool('t', 'c'))).toEqual({ kind: 'none' });
+  });
+
+  it('counts a grant written before grants were bound to a file for the person\'s own files only', async () => {
+    const legacy = { fingerprint: 'x', definition: { tool: 'a', description: 'd', inputSchema: { type: 'object' }, annotations: {} } };
+    await writeFile(approvalsFile(home), JSON.stringify({ version: 1, tools: { s: { a: legacy } }, servers: {} }));
+    const first = new ApprovalStore(approvalsFile(home));
+    await first.load();
+    const granted = first.lookup(tool('s', 'a'));
+    let userWritten = true;
+    const store = new ApprovalStore(approvalsFile(home), undefined, undefined, undefined, () => ({ path: '/anywhere', userWritten }));
+    await store.load();
+    expect(store.lookup(tool('s', 'a'))).toEqual(granted);
+    userWritten = false;
+    expect(store.lookup(tool('s', 'a'))).toEqual({ kind: 'none' });
+  });
+
   it('finds no grant until one is given', async () => {
     const store = new ApprovalStore(approvalsFile(home));
     await store.load();
