@@ -12,20 +12,22 @@ const MB = 1024 * 1024;
 const MODES = ['bare', 'raw-0', 'raw', 'switchboard-0', 'switchboard', 'web-0'] as const;
 type Mode = (typeof MODES)[number];
 
-interface ProbeOutput {
+export interface ProbeOutput {
   mode: string;
   /** 500 ms after the servers are up, after a full gc. */
   rss: number;
   /** After 20 s idle, after a full gc. */
   steadyRss: number;
   servers?: number;
+  /** switchboard-sandboxed: the bwrap processes below the probe, and their RSS. */
+  helpers?: { count: number; rssMb: number };
 }
 
 /**
  * One probe process, the shipped build run with plain node for every mode: tsx's loader keeps the
  * source of every module it transformed, which charged the side that loads more code ~30 MB extra.
  */
-async function probe(mode: Mode): Promise<ProbeOutput> {
+export async function rssProbe(mode: Mode | 'switchboard-sandboxed'): Promise<ProbeOutput> {
   const script = fileURLToPath(shippedModule('rss-probe'));
   const { stdout } = await run(process.execPath, ['--expose-gc', script, mode], { cwd: join(script, '..'), timeout: 120_000 });
   const line = stdout.trim().split('\n').pop() ?? '';
@@ -45,7 +47,7 @@ async function probe(mode: Mode): Promise<ProbeOutput> {
 export async function mainProcessRss(runs: number): Promise<Figure[]> {
   const samples = Object.fromEntries(MODES.map((m) => [m, [] as ProbeOutput[]])) as Record<Mode, ProbeOutput[]>;
   for (let i = 0; i < runs; i++) {
-    const outs = await Promise.all(MODES.map((m) => probe(m)));
+    const outs = await Promise.all(MODES.map((m) => rssProbe(m)));
     outs.forEach((out, j) => samples[MODES[j]!].push(out));
   }
   const median = (mode: Mode, key: 'rss' | 'steadyRss') => summarize(samples[mode].map((s) => s[key] / MB)).median;

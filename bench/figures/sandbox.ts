@@ -1,35 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { judge, type Figure } from '../lib/figure';
 import { loginShellPath, McpManager } from '../lib/shipped';
-import { everything, gc, quietLogger, stdioConfig, tempHome } from '../lib/servers';
+import { everything, quietLogger, stdioConfig, tempHome } from '../lib/servers';
 import { interleave, summarize } from '../lib/stats';
+import { rssProbe } from './rss';
 
 const SERVERS = 10;
 const MB = 1024 * 1024;
 
-/** Processes descending from this one whose command is bwrap: the sandbox's helpers, and their RSS. */
-function sandboxHelpers(): { count: number; rssMb: number } {
-  const parents = new Map<number, { ppid: number; comm: string; rssKb: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      const field = (name: string) => new RegExp(`^${name}:\\s*(\\S+)`, 'm').exec(status)?.[1] ?? '';
-      parents.set(Number(entry), { ppid: Number(field('PPid')), comm: field('Name'), rssKb: Number(field('VmRSS') || 0) });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const descends = (pid: number): boolean => {
-    for (let p = parents.get(pid)?.ppid; p; p = parents.get(p)?.ppid) if (p === process.pid) return true;
-    return false;
-  };
-  const helpers = [...parents].filter(([pid, info]) => info.comm === 'bwrap' && descends(pid));
-  return { count: helpers.length, rssMb: helpers.reduce((sum, [, info]) => sum + info.rssKb, 0) / 1024 };
-}
-
 /** A fresh manager applies 10 server-everything configs; stop when every one is connected with its tools. */
-async function ready(sandboxed: boolean, measure?: (manager: InstanceType<typeof McpManager>) => void): Promise<number> {
+async function ready(sandboxed: boolean): Promise<number> {
   const { home, cleanup } = await tempHome(sandboxed ? 'sandboxed' : 'open');
   const manager = new McpManager({ home, logger: quietLogger });
   try {
@@ -44,9 +23,7 @@ async function ready(sandboxed: boolean, measure?: (manager: InstanceType<typeof
       });
     });
     await manager.apply(configs);
-    const ms = (await done) - started;
-    measure?.(manager);
-    return ms;
+    return (await done) - started;
   } finally {
     await manager.stop();
     await cleanup();
@@ -60,16 +37,14 @@ async function ready(sandboxed: boolean, measure?: (manager: InstanceType<typeof
 export async function sandboxCost(runs: number): Promise<Figure[]> {
   await loginShellPath();
   const times = await interleave(runs, { open: () => ready(false), sandboxed: () => ready(true) });
+  // RSS in probe processes of their own (as the RSS figure does): the bench's own process carries its peak from earlier figures.
   const rss = { open: [] as number[], sandboxed: [] as number[] };
   let helpers = { count: 0, rssMb: 0 };
-  for (let i = 0; i < Math.max(2, Math.ceil(runs / 2)); i++) {
-    for (const side of ['open', 'sandboxed'] as const) {
-      await ready(side === 'sandboxed', () => {
-        gc();
-        rss[side].push(process.memoryUsage().rss / MB);
-        if (side === 'sandboxed') helpers = sandboxHelpers();
-      });
-    }
+  for (let i = 0; i < 2; i++) {
+    const [open, sandboxed] = await Promise.all([rssProbe('switchboard'), rssProbe('switchboard-sandboxed')]);
+    rss.open.push(open.steadyRss / MB);
+    rss.sandboxed.push(sandboxed.steadyRss / MB);
+    helpers = sandboxed.helpers ?? helpers;
   }
   return [
     judge({
@@ -85,8 +60,8 @@ export async function sandboxCost(runs: number): Promise<Figure[]> {
       title: `main-process RSS with ${SERVERS} servers connected, sandboxed vs not`,
       unit: 'MB',
       target: { kind: 'report' },
-      raw: { stats: summarize(rss.open), work: 'bench process RSS after gc, 10 unsandboxed servers connected' },
-      switchboard: { stats: summarize(rss.sandboxed), work: 'the same, 10 sandboxed servers connected' },
+      raw: { stats: summarize(rss.open), work: 'SwitchboardCore in a probe process, 10 unsandboxed servers connected, idle, after a full gc' },
+      switchboard: { stats: summarize(rss.sandboxed), work: 'the same, 10 sandboxed servers connected (their filtering proxies are not opened: no allowedDomains)' },
       note: `helper processes (bwrap, outside the main process): ${helpers.count} with ${helpers.rssMb.toFixed(1)} MB RSS in all, for ${SERVERS} servers`,
     }),
   ];

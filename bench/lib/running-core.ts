@@ -19,8 +19,8 @@ export interface RunningCore {
 }
 
 /** Write `servers` to a fresh data home's servers.json, as the user would through Switchboard. */
-export async function writeServersFile(home: string, servers: Record<string, ServerCommand>): Promise<void> {
-  const entries = Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, { command: s.command, args: s.args, approval: 'auto' }]));
+export async function writeServersFile(home: string, servers: Record<string, ServerCommand & { sandboxEnabled?: boolean }>): Promise<void> {
+  const entries = Object.fromEntries(Object.entries(servers).map(([name, s]) => [name, { command: s.command, args: s.args, approval: 'auto', ...(s.sandboxEnabled ? { sandboxEnabled: true } : {}) }]));
   await writeFile(join(home, 'servers.json'), `${JSON.stringify({ servers: entries }, null, 2)}\n`);
 }
 
@@ -35,7 +35,7 @@ export function newCoreWith(classes: CoreClasses, home: string): Core {
 }
 
 /** The whole core built by `make` on a temp home, started, every server connected. */
-export async function startCoreWith(label: string, servers: Record<string, ServerCommand>, make: (home: string) => Core): Promise<RunningCore> {
+export async function startCoreWith(label: string, servers: Record<string, ServerCommand & { sandboxEnabled?: boolean }>, make: (home: string) => Core): Promise<RunningCore> {
   const { home, cleanup } = await tempHome(label);
   let core: Core;
   try {

@@ -1,12 +1,13 @@
 // Child process for the RSS figure: connects 10 stdio servers one way, then prints its memory.
 // Built with the shipped code (bench/lib/shipped-build.ts) and run with plain node:
-// node --expose-gc bench/.shipped/rss-probe.mjs bare|raw|switchboard|raw-0|switchboard-0|web-0
+// node --expose-gc bench/.shipped/rss-probe.mjs bare|raw|switchboard|switchboard-sandboxed|raw-0|switchboard-0|web-0
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type * as MainCore from '../lib/shipped-core-entry';
 import type * as WebHost from '../lib/shipped-web-entry';
 import { collectGarbage } from '../../soak/lib/memory';
+import { sandboxHelpers } from '../lib/sandbox-helpers';
 
 const mode = process.argv[2];
 /** `raw` and `switchboard` connect 10; the `-0` modes load the same code and connect none (the fixed cost). */
@@ -62,12 +63,14 @@ async function main(): Promise<void> {
       return;
     }
     case 'switchboard':
+    case 'switchboard-sandboxed':
     case 'switchboard-0':
     case 'web-0': {
       const { everything } = await import('../lib/servers');
       const { newCoreWith, startCoreWith } = await import('../lib/running-core');
       const classes = await shipped<typeof MainCore>('main-core');
-      const servers = Object.fromEntries(Array.from({ length: SERVERS }, (_, i) => [`everything-${i}`, everything()]));
+      const sandboxEnabled = mode === 'switchboard-sandboxed';
+      const servers = Object.fromEntries(Array.from({ length: SERVERS }, (_, i) => [`everything-${i}`, { ...everything(), ...(sandboxEnabled ? { sandboxEnabled } : {}) }]));
       const running = await startCoreWith('rss', servers, (home) => newCoreWith(classes, home));
       // Web mode: the same core served on 127.0.0.1, as src-main/web.ts starts it (no browser connects).
       const { startWebHost } = mode === 'web-0' ? await shipped<typeof WebHost>('web-host') : { startWebHost: undefined };
@@ -75,13 +78,13 @@ async function main(): Promise<void> {
       // What the window asks for first: the servers view, with every tool's tokens counted.
       running.core.snapshot();
       await running.core.chat.loading.ready();
-      await measure({ servers: running.core.mcp.statuses().filter((s) => s.state.kind === 'connected').length });
+      await measure({ servers: running.core.mcp.statuses().filter((s) => s.state.kind === 'connected').length, ...(sandboxEnabled ? { helpers: sandboxHelpers() } : {}) });
       await host?.close();
       await running.stop();
       return;
     }
     default:
-      throw new Error(`rss-probe: unknown mode "${mode}" (expected bare, raw, switchboard, raw-0, switchboard-0 or web-0)`);
+      throw new Error(`rss-probe: unknown mode "${mode}" (expected bare, raw, switchboard, switchboard-sandboxed, raw-0, switchboard-0 or web-0)`);
   }
 }
 
