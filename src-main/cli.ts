@@ -13,6 +13,10 @@ import { AppFailure } from './core/app-error';
 import { diagnoseToolResult } from './core/diagnosis/call-diagnosis';
 import { describeDiagnosis } from './core/diagnosis/diagnosis';
 import { diagnoseServer, serverFix } from './core/diagnosis/server-diagnosis';
+import { readPolicySync } from './core/policy/policy-file';
+import { SET_BY_ORGANIZATION } from './core/policy/policy-rules';
+import { policyView } from './core/policy/policy-view';
+import type { PolicyView } from '../src-preload/contract/policy';
 import type { ServerStatus } from './core/mcp/mcp-manager';
 import type { Logger, SecretVault, UrlOpener } from './core/ports';
 import { KeychainUnavailableError, KeytarVault } from './core/secrets/keytar-vault';
@@ -184,21 +188,38 @@ function printStatus(core: SwitchboardCore, json: boolean, say: Terminal): numbe
     ...(s.state.kind === 'error' && s.state.stderrTail ? { stderr: s.state.stderrTail } : {}),
   }));
   const failing = statuses.filter((s) => s.config.enabled && s.state.kind !== 'connected' && s.state.kind !== 'disabled').length;
+  const policy = policyView(readPolicySync(), statuses.map((s) => ({ name: s.name, approval: s.config.approval })));
   if (json) {
-    say.out(JSON.stringify({ configPath: snapshot.configPath, status: snapshot.status, servers: rows, problems: snapshot.problems }, null, 2));
+    say.out(JSON.stringify({ configPath: snapshot.configPath, status: snapshot.status, servers: rows, problems: snapshot.problems, policy }, null, 2));
     return failing ? 1 : 0;
   }
   say.out(`${snapshot.status.label} · config ${snapshot.configPath}`);
+  const policyLine = describePolicy(policy);
+  if (policyLine) say.out(`  ${policyLine}`);
   for (const problem of snapshot.problems) say.out(`  ${problem.note ? 'note:' : '!'} ${problem.message}`);
   if (!rows.length) say.out('  no servers configured');
   for (const row of rows) {
     say.out(`\n${row.state === 'connected' ? '●' : '○'} ${row.name}  ${row.state}  (${row.transport}, ${row.tools} tool${row.tools === 1 ? '' : 's'})`);
     say.out(`  ${row.reason}`);
     if (row.fix) say.out(`  fix${row.class ? ` (${row.class})` : ''}: ${row.fix}`);
+    if (policy.autoOverridden.includes(row.name)) say.out(`  approval: auto, but every call asks (${SET_BY_ORGANIZATION})`);
     for (const line of row.stderr ?? []) say.out(`  | ${line}`);
     say.out(`  source: ${row.source}`);
   }
   return failing ? 1 : 0;
+}
+
+/** One line on what the administrator's policy decides here (SECURITY X2); nothing when there is none. */
+function describePolicy(policy: PolicyView): string | undefined {
+  if (policy.status === 'none') return undefined;
+  if (policy.status === 'broken') return `! the policy ${SET_BY_ORGANIZATION} is broken (${policy.problem}): every server and install is refused until it is fixed`;
+  const decides = [
+    policy.approvalsLocked ? 'every tool call asks' : '',
+    policy.sandboxRequired ? 'local servers run sandboxed' : '',
+    policy.installs === 'off' ? 'nothing may be installed' : policy.installs === 'registry-only' ? 'installs only from the registry or the catalog' : '',
+    policy.limitsServers ? 'some servers may not run' : '',
+  ].filter(Boolean);
+  return `policy ${SET_BY_ORGANIZATION} (${policy.path}): ${decides.length ? decides.join('; ') : 'nothing here'}`;
 }
 
 function optionalHint(status: ServerStatus): { fix?: string; class?: string } {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from './cli-runner';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const cli = join(root, 'src-main/cli.ts');
@@ -153,5 +154,33 @@ describe('switchboard CLI', () => {
     const none = await run();
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('switchboard: no command given\nusage:');
+  });
+});
+
+describe('switchboard status under an administrator\'s policy (SECURITY X2)', () => {
+  it('says what the policy decides, and that a server set to approval: auto asks anyway; a broken file is named', async () => {
+    const policyHome = await mkdtemp(join(tmpdir(), 'switchboard-cli-policy-'));
+    try {
+      const policy = join(policyHome, 'policy.json');
+      await writeFile(join(policyHome, 'servers.json'), JSON.stringify({ servers: { box: { command: 'node', args: [everything, 'stdio'], approval: 'auto' }, plain: { command: 'node', enabled: false } } }));
+      await writeFile(policy, JSON.stringify({ approvals: 'always-ask', installs: 'off' }));
+      const locked = await runCli(policyHome, ['status'], { env: { SWITCHBOARD_POLICY: policy } });
+      expect(locked.stdout).toContain(`  policy set by your organization (${policy}): every tool call asks; nothing may be installed\n`);
+      expect(locked.stdout).toMatch(/● box {2}connected[^\n]*\n {2}connected over stdio\n {2}approval: auto, but every call asks \(set by your organization\)\n/);
+      expect(locked.stdout.match(/every call asks/g)).toHaveLength(1);
+      const json = JSON.parse((await runCli(policyHome, ['status', '--json'], { env: { SWITCHBOARD_POLICY: policy } })).stdout) as { policy: { approvalsLocked: boolean; autoOverridden: string[] } };
+      expect(json.policy).toMatchObject({ approvalsLocked: true, autoOverridden: ['box'] });
+
+      await writeFile(policy, '{"approvals": ');
+      const broken = await runCli(policyHome, ['status'], { env: { SWITCHBOARD_POLICY: policy } });
+      expect(broken.code).toBe(1);
+      expect(broken.stdout).toContain(`  ! the policy set by your organization is broken (${policy} is not valid JSON`);
+      expect(broken.stdout).toContain('every server and install is refused until it is fixed\n');
+      const none = await runCli(policyHome, ['status'], { env: { SWITCHBOARD_POLICY: join(policyHome, 'absent.json') } });
+      expect(none.stdout).not.toMatch(/^ {2}(!|policy) /m);
+      expect(none.stdout).not.toContain('every call asks');
+    } finally {
+      await rm(policyHome, { recursive: true, force: true });
+    }
   });
 });
