@@ -3,13 +3,21 @@ import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { policySchema, type Policy } from './policy-schema';
 
-/** Where an administrator puts the policy; SWITCHBOARD_POLICY names another file (tests, managed images). */
-export function policyPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string {
+/** Where an administrator puts the policy; SWITCHBOARD_POLICY names another file where there is none (tests, images being built). */
+export function policyPath(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, exists: (path: string) => boolean = managedFileExists): string {
+  const managed = platform === 'darwin' ? '/Library/Application Support/Switchboard/policy.json' : platform === 'win32' ? join(env.ProgramData || 'C:\\ProgramData', 'Switchboard', 'policy.json') : '/etc/switchboard/policy.json';
   const override = env.SWITCHBOARD_POLICY?.trim();
-  if (override) return override;
-  if (platform === 'darwin') return '/Library/Application Support/Switchboard/policy.json';
-  if (platform === 'win32') return join(env.ProgramData || 'C:\\ProgramData', 'Switchboard', 'policy.json');
-  return '/etc/switchboard/policy.json';
+  // The variable names another file only where the organization's is absent (tests, an image being built):
+  // on a managed machine nobody steps around the policy by setting it.
+  return override && !exists(managed) ? override : managed;
+}
+
+/** Looked for once per process: the path is asked for on every tool call, and a managed file is put there before the app runs. */
+const managedSeen = new Map<string, boolean>();
+function managedFileExists(path: string): boolean {
+  let seen = managedSeen.get(path);
+  if (seen === undefined) managedSeen.set(path, (seen = existsSync(path)));
+  return seen;
 }
 
 /**
@@ -30,7 +38,9 @@ export async function readPolicy(path: string = policyPath()): Promise<PolicySta
 }
 
 /** The last file read synchronously, by what its stat said then. */
-let lastRead: { path: string; ino: number; size: number; mtimeMs: number; ctimeMs: number; state: PolicyState } | undefined;
+let lastRead: { path: string; ino: number; size: number; mtimeMs: number; ctimeMs: number; state: PolicyState; racy: boolean } | undefined;
+/** A file changed this close to its read may change again with the same stat (timestamps of a second or two on some file systems): read it again. */
+const RACY_MS = 3000;
 
 /** A state kept between reads while a watch on the file's folder stays quiet. */
 let held: { path: string; watcher: FSWatcher; state: PolicyState; readAt: number } | undefined;
@@ -104,14 +114,14 @@ function readByStat(path: string): PolicyState {
   if (!stat) return { kind: 'none' };
   const { ino, size, mtimeMs, ctimeMs } = stat;
   const last = lastRead;
-  if (last && last.path === path && last.ino === ino && last.size === size && last.mtimeMs === mtimeMs && last.ctimeMs === ctimeMs) return last.state;
+  if (last && last.path === path && last.ino === ino && last.size === size && last.mtimeMs === mtimeMs && last.ctimeMs === ctimeMs && !last.racy) return last.state;
   let state: PolicyState;
   try {
     state = parsePolicy(path, readFileSync(path, 'utf8'));
   } catch (error) {
     state = unreadable(path, error);
   }
-  lastRead = { path, ino, size, mtimeMs, ctimeMs, state };
+  lastRead = { path, ino, size, mtimeMs, ctimeMs, state, racy: Date.now() - Math.max(mtimeMs, ctimeMs) < RACY_MS };
   return state;
 }
 

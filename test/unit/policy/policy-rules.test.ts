@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -25,6 +25,16 @@ describe('where the policy lives', () => {
     expect(policyPath({}, 'darwin')).toBe('/Library/Application Support/Switchboard/policy.json');
     expect(policyPath({ ProgramData: 'C:\\ProgramData' }, 'win32')).toBe(join('C:\\ProgramData', 'Switchboard', 'policy.json'));
     expect(policyPath({ SWITCHBOARD_POLICY: '/tmp/p.json' }, 'linux')).toBe('/tmp/p.json');
+  });
+
+  it('lets SWITCHBOARD_POLICY name another file only where the organization has none: it cannot step around one', () => {
+    const programData = mkdtempSync(join(tmpdir(), 'sb-programdata-'));
+    const env = { ProgramData: programData, SWITCHBOARD_POLICY: '/tmp/elsewhere/policy.json' };
+    expect(policyPath(env, 'win32', existsSync)).toBe('/tmp/elsewhere/policy.json');
+    mkdirSync(join(programData, 'Switchboard'));
+    writeFileSync(join(programData, 'Switchboard', 'policy.json'), '{"approvals": "always-ask"}');
+    expect(policyPath(env, 'win32', existsSync)).toBe(join(programData, 'Switchboard', 'policy.json'));
+    rmSync(programData, { recursive: true, force: true });
   });
 });
 
