@@ -250,13 +250,16 @@ export class SwitchboardCore {
   }
 
   private async apply(loaded: LoadedConfig): Promise<void> {
-    // A remote server the person removed takes its credentials with it (SECURITY S2); one refused or unreadable
+    // A server the person removed takes its credentials (SECURITY S2) and always-allows with it; one refused or unreadable
     // (a problem names it) keeps them: a read or a rule is not the person's removal.
     const kept = new Set([...loaded.servers.map((s) => s.name), ...loaded.problems.flatMap((p) => (p.server ? [p.server] : []))]);
     for (const gone of this.loaded?.servers ?? []) {
-      if (gone.kind === 'remote' && !kept.has(gone.name)) {
+      if (kept.has(gone.name)) continue;
+      if (gone.kind === 'remote') {
         await this.signIn.forget(gone).catch((error) => this.log.warn('could not delete credentials of a removed server', { server: gone.name, error: String(error) }));
       }
+      // And its always-allows (SECURITY V1): another server given the name later, in the same file, starts asking.
+      await this.calls.approvals.revokeServer(gone.name).catch((error) => this.log.warn('could not forget the approvals of a removed server', { server: gone.name, error: String(error) }));
     }
     this.loaded = loaded;
     // The folders the user opened as projects are the roots a server may ask for (roots/list).

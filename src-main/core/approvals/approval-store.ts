@@ -135,8 +135,10 @@ export class ApprovalStore {
 
   /** Forget every grant for a server (the server was removed, or the user revoked it). */
   async revokeServer(server: string): Promise<void> {
-    if (Object.hasOwn(this.grants.tools, server)) delete this.grants.tools[server];
-    if (Object.hasOwn(this.grants.servers, server)) delete this.grants.servers[server];
+    const had = Object.hasOwn(this.grants.tools, server) || Object.hasOwn(this.grants.servers, server);
+    if (!had) return;
+    delete this.grants.tools[server];
+    delete this.grants.servers[server];
     await this.save();
   }
 
@@ -173,6 +175,8 @@ export class ApprovalStore {
   private approved(tool: CatalogTool): Approved {
     const definition = toolDefinition(tool);
     const source = this.sourceOf?.(tool.server)?.path;
+    // A grant with no file would count as one from before the binding: for a server no file defines now, none is written.
+    if (this.sourceOf && source === undefined) throw new AppFailure('not_found', `server "${tool.server}" is no longer configured; nothing was always allowed`);
     return { fingerprint: fingerprint(definition), definition, grantedAt: this.clock.now(), ...(source === undefined ? {} : { source }) };
   }
 

@@ -104,4 +104,17 @@ describe('grants', () => {
     expect(await readFile(join(home, 'approvals.json'), 'utf8')).toBe(file);
     expect(await run('box', 'pid')).toMatchObject({ asked: false });
   });
+
+  it('forgets a removed server\'s always-allows: a server added again under its name asks (SECURITY V1)', async () => {
+    await run('box', 'pid', 'always_allow_server');
+    const pid = () => core.mcp.tools().find((t) => t.server === 'box' && t.name === 'pid')!;
+    expect(core.chat.broker.policyDecision(pid(), {})).toMatchObject({ kind: 'run' });
+    expect((await dispatch(core.handlers, 'removeServer', { name: 'box' })).ok).toBe(true);
+    await expect.poll(() => core.mcp.statuses().map((s) => s.name)).toEqual(['other']);
+    const added = await dispatch(core.handlers, 'addServer', { name: 'box', entry: { command: 'node', args: [fixture('toolbox.mjs')] } });
+    expect(added.ok).toBe(true);
+    await waitForState(core.mcp, 'box', is('connected'));
+    expect(core.chat.broker.policyDecision(pid(), {})).toMatchObject({ kind: 'ask' });
+    expect(await invoke('listGrants', {})).toEqual({ ok: true, value: [] });
+  });
 });

@@ -36,6 +36,8 @@ describe('ApprovalStore', () => {
     // A server no config defines (gone) matches no grant.
     where = {};
     expect(store.lookup(tool('t', 'c'))).toEqual({ kind: 'none' });
+    // Nor is a grant written for it: one without a file would count as one from before the binding.
+    await expect(store.grantTool(tool('t', 'c'))).rejects.toThrow('server "t" is no longer configured; nothing was always allowed');
   });
 
   it('counts a grant written before grants were bound to a file for the person\'s own files only', async () => {
