@@ -132,6 +132,8 @@ export class SignInService {
       timers: this.deps.timers,
     });
     flow.listener = listener;
+    // A cancel while the listener opened reached no listener: nothing opens the browser after it.
+    if (flow.cancelled) throw new SignInCancelledError(server.name);
     // Scope (O11): the challenge's, widened by a pending step-up; else the resource's scopes_supported, else none.
     const current = session.stepUpPending ? (await this.providerFor(server).tokens())?.scope : undefined;
     const resourceScope =

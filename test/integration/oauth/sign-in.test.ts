@@ -1,6 +1,7 @@
 import { createServer } from 'node:net';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { LoopbackListener } from '../../../src-main/core/oauth/loopback-listener';
 import { oauthKeys } from '../../../src-main/core/oauth/credential-store';
 import { forgetServerCredentials, SignInService } from '../../../src-main/core/oauth/sign-in';
 import type { UrlOpener } from '../../../src-main/core/ports';
@@ -165,6 +166,26 @@ describe(`sign-in against oidc-provider on 127.0.0.1, tokens in ${vaultKind}`, (
     await forgetServerCredentials(service, b);
     expect(await service.store.readClient(issuer)).toBeUndefined();
     expect(await vault.list()).toEqual([]);
+  });
+
+  it('a cancel while the loopback listener opens ends the sign-in: no browser opens, no port stays open', async () => {
+    const opened: string[] = [];
+    const service = new SignInService({ vault, opener: { open: async (url) => void opened.push(url) }, logger: new CapturingLogger() });
+    // The person presses Cancel just as the listener starts opening (the real listener still opens).
+    const open = LoopbackListener.open.bind(LoopbackListener);
+    let listener: LoopbackListener | undefined;
+    const spy = vi.spyOn(LoopbackListener, 'open').mockImplementation(async (options) => {
+      expect(service.cancel('alpha')).toBe(true);
+      return (listener = await open(options));
+    });
+    try {
+      expect(await service.signIn(remoteServer('alpha', alpha.url))).toEqual({ state: 'cancelled', server: 'alpha' });
+    } finally {
+      spy.mockRestore();
+    }
+    expect(opened).toEqual([]);
+    expect(service.isRunning('alpha')).toBe(false);
+    await expect(fetch(listener!.redirectUrl)).rejects.toThrow();
   });
 
   it('cancels a waiting sign-in: the outcome says so and the loopback port closes', async () => {
