@@ -25,8 +25,8 @@ import { schemaValidator } from '../mcp/schema-validator';
 import type { CallOrigin, CatalogTool } from '../../../src-preload/contract/tools';
 import { systemClock, type Clock } from '../ports';
 import { checkArguments } from '../tools/tool-arguments';
-import { readPolicySync } from '../policy/policy-file';
-import { approvalsLocked, SET_BY_ORGANIZATION } from '../policy/policy-rules';
+import { approvalsLockedNow } from '../policy/approval-locks';
+import { SET_BY_ORGANIZATION } from '../policy/policy-rules';
 import { decide, type PolicySettings, type PolicyVerdict } from './approval-policy';
 import type { ApprovalStore } from './approval-store';
 import { flagToolDefinition } from './description-flags';
@@ -123,7 +123,7 @@ export class ApprovalBroker {
   constructor(private readonly deps: BrokerDeps) {
     this.clock = deps.clock ?? systemClock;
     this.newId = deps.newId ?? randomUUID;
-    this.locked = deps.approvalsLocked ?? (() => approvalsLocked(readPolicySync()));
+    this.locked = deps.approvalsLocked ?? approvalsLockedNow;
   }
 
   pendingRequests(): ApprovalRequest[] {

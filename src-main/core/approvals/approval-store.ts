@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { readJsonFile, writeFileAtomic } from '../config/atomic-file';
 import type { CatalogTool } from '../../../src-preload/contract/tools';
 import { AppFailure } from '../app-error';
-import { readPolicySync } from '../policy/policy-file';
-import { approvalsLocked, SET_BY_ORGANIZATION } from '../policy/policy-rules';
+import { approvalsLockedNow } from '../policy/approval-locks';
+import { SET_BY_ORGANIZATION } from '../policy/policy-rules';
 import { systemClock, type Clock, type Logger } from '../ports';
 import type { GrantLookup } from './approval-policy';
 import { fingerprint, toolDefinition, type ToolDefinition } from './tool-fingerprint';
@@ -61,7 +61,7 @@ export class ApprovalStore {
     private readonly logger?: Logger,
     private readonly clock: Clock = systemClock,
     /** The administrator's "always ask" (SECURITY X2): while it holds, no always-allow is written. */
-    private readonly locked: () => boolean = () => approvalsLocked(readPolicySync()),
+    private readonly locked: () => boolean = approvalsLockedNow,
     /**
      * Binds each grant to the file that defined its server (SECURITY V1): a server that later takes the name —
      * from a project file, say — finds none. Without it (tests of the store alone) grants go by name.
@@ -129,8 +129,10 @@ export class ApprovalStore {
   /** The server's always-allow, if it was given to the server as it is defined now. */
   private serverGrant(server: string): Record<string, Approved> | undefined {
     const serverTools = own(this.grants.servers, server);
-    const first = serverTools && Object.values(serverTools)[0];
-    return serverTools && (!first || this.sameSource(first, server)) ? serverTools : undefined;
+    if (!serverTools) return undefined;
+    // Every tool of one server grant was vouched for together, so the first tells the file.
+    for (const tool in serverTools) return this.sameSource(serverTools[tool]!, server) ? serverTools : undefined;
+    return serverTools;
   }
 
   /** Forget every grant for a server (the server was removed, or the user revoked it). */

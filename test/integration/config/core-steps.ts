@@ -4,7 +4,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ServerStateKind } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
-import type { SwitchboardCore } from '../../../src-main/core/switchboard-core';
+import { MemoryVault } from '../../../src-main/core/secrets/memory-vault';
+import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
 
 /** A stdio MCP server of our own (test/fixtures/servers/toolbox.mjs). */
 export const TOOLBOX = resolve(dirname(fileURLToPath(import.meta.url)), '../../fixtures/servers/toolbox.mjs');
@@ -12,6 +13,15 @@ export const quietLogger = { info: () => {}, warn: () => {}, error: () => {} };
 export const hasTestKeychain = process.env.SWITCHBOARD_TEST_KEYCHAIN === '1';
 
 /** Steps the config tests take against a real core: read a server's view, wait for a state, call a handler, write a file. */
+
+/** A started core on the data home `data`, whose servers.json holds `servers`: secrets in memory, no browser. */
+export async function startCoreOn(data: string, servers: Record<string, unknown>): Promise<SwitchboardCore> {
+  await mkdir(data, { recursive: true });
+  await writeFile(join(data, 'servers.json'), JSON.stringify({ servers }, null, 2));
+  const core = new SwitchboardCore({ home: data, vault: new MemoryVault(), opener: { open: async () => {} }, logger: quietLogger, mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 300 } });
+  await core.start();
+  return core;
+}
 
 export const viewOf = (core: SwitchboardCore, name: string) => core.snapshot().servers.find((s) => s.name === name);
 

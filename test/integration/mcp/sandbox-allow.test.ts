@@ -5,12 +5,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerView } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
-import type { SecretVault } from '../../../src-main/core/ports';
-import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
-import { fixture, quietLogger, tempHome } from './helpers';
+import type { SwitchboardCore } from '../../../src-main/core/switchboard-core';
+import { startCoreOn } from '../config/core-steps';
+import { fixture, tempHome } from './helpers';
 
 // SECURITY X1: a refusal is shown on the server's row, and Allow grants exactly it and restarts the server.
-const vault: SecretVault = { get: async () => undefined, set: async () => {}, delete: async () => false, list: async () => [] };
 
 let home: string;
 let cleanup: () => Promise<void>;
@@ -29,11 +28,7 @@ afterEach(async () => {
 });
 
 async function startCore(servers: Record<string, unknown>, data = home): Promise<SwitchboardCore> {
-  await mkdir(data, { recursive: true });
-  await writeFile(join(data, 'servers.json'), JSON.stringify({ servers }, null, 2));
-  core = new SwitchboardCore({ home: data, vault, opener: { open: async () => {} }, logger: quietLogger, mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 300 } });
-  await core.start();
-  return core;
+  return (core = await startCoreOn(data, servers));
 }
 
 async function row(c: SwitchboardCore, name: string, done: (s: ServerView) => boolean): Promise<ServerView> {

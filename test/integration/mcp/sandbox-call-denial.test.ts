@@ -3,14 +3,13 @@ import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ServerView } from '../../../src-preload/contract';
 import { dispatch } from '../../../src-main/core/dispatch';
-import type { SecretVault } from '../../../src-main/core/ports';
 import { SANDBOX_DENIAL_META } from '../../../src-main/core/sandbox/sandbox-denial';
-import { SwitchboardCore } from '../../../src-main/core/switchboard-core';
-import { quietLogger, tempHome } from './helpers';
+import type { SwitchboardCore } from '../../../src-main/core/switchboard-core';
+import { startCoreOn } from '../config/core-steps';
+import { tempHome } from './helpers';
 
 // SECURITY X1: a refusal a tool call meets while the sandboxed server keeps running reaches that call's
 // failure and the server's row, with the same Allow; a server's honest failure stays its own.
-const vault: SecretVault = { get: async () => undefined, set: async () => {}, delete: async () => false, list: async () => [] };
 /** Reads, writes or connects where it is told; a failure is its result's error text and a stderr line. */
 const PROBE = resolve('test/fixtures/bundles/probe/server/index.js');
 
@@ -34,12 +33,7 @@ afterEach(async () => {
 });
 
 async function startProbe(): Promise<SwitchboardCore> {
-  const data = join(home, 'data');
-  await mkdir(data, { recursive: true });
-  const servers = { probe: { command: 'node', args: [PROBE], env: { HOME: person }, sandboxEnabled: true } };
-  await writeFile(join(data, 'servers.json'), JSON.stringify({ servers }, null, 2));
-  core = new SwitchboardCore({ home: data, vault, opener: { open: async () => {} }, logger: quietLogger, mcp: { loginPath: async () => process.env.PATH ?? '', stopGraceMs: 300 } });
-  await core.start();
+  core = await startCoreOn(join(home, 'data'), { probe: { command: 'node', args: [PROBE], env: { HOME: person }, sandboxEnabled: true } });
   await expect.poll(() => row()?.state, { timeout: 30_000 }).toBe('connected');
   return core;
 }
