@@ -6,7 +6,7 @@
 import { mkdir } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalRequest, ElicitationApprovalRequest, SamplingApprovalRequest, ToolCallApprovalRequest } from '../../../src-preload/contract/chat';
+import type { ApprovalRequest, ElicitationApprovalRequest, SamplingApprovalRequest, SamplingResultApprovalRequest, ToolCallApprovalRequest } from '../../../src-preload/contract/chat';
 import { chromiumMissingReason, launchChromium } from '../../e2e/support/chromium';
 import { bundle, openHarness, type HarnessPage } from './support/browser-harness';
 
@@ -216,6 +216,23 @@ describe.skipIf(missing !== undefined)('ApprovalDialog in Chromium', () => {
     await dialog().getByLabel('Reason if you decline').fill('no thanks');
     await dialog().getByRole('button', { name: 'Decline' }).click();
     expect((await answers()).at(-1)).toEqual({ id: 'ap-6', decision: 'decline', reason: 'no thanks' });
+  });
+
+  it("keeps a model's answer back with the reason as typed, trimmed, and none when the field is blank", async () => {
+    const result: SamplingResultApprovalRequest = { kind: 'sampling_result', id: 'ap-7', server: 'everything', text: 'a haiku', model: 'fake-model', stopReason: 'endTurn', flags: [], timeoutMs: 300_000, requestedAt: NOW };
+    await show(result);
+    await dialog().getByLabel('Reason if you keep it back').fill('  not this one  ');
+    await dialog().getByRole('button', { name: "Don't send" }).click();
+    expect((await answers()).at(-1)).toEqual({ id: 'ap-7', decision: 'decline', reason: 'not this one' });
+
+    await show({ ...result, id: 'ap-8' });
+    await dialog().getByLabel('Reason if you keep it back').fill('   ');
+    await dialog().getByRole('button', { name: "Don't send" }).click();
+    expect((await answers()).at(-1)).toEqual({ id: 'ap-8', decision: 'decline' });
+
+    await show({ ...result, id: 'ap-9' });
+    await dialog().getByRole('button', { name: 'Send to everything' }).click();
+    expect((await answers()).at(-1)).toEqual({ id: 'ap-9', decision: 'approve' });
   });
 
   it('raised no CSP violation, no page error, and ran no injected script', async () => {
