@@ -12,8 +12,7 @@ beforeEach(() => nativeTheme.reset());
 describe('WINDOW_BACKGROUND', () => {
   it("is each theme's page background in the renderer's tokens, so the first paint matches the page", () => {
     const tokens = readFileSync(resolve(import.meta.dirname, '../../../src-renderer/styles/tokens.css'), 'utf8');
-    const light = /:root\s*\{[^}]*--bg:\s*(#[0-9a-f]{6})/i.exec(tokens)?.[1];
-    const dark = /\[data-theme='dark'\]\s*\{[^}]*--bg:\s*(#[0-9a-f]{6})/i.exec(tokens)?.[1];
+    const [, light, dark] = /--bg:\s*light-dark\(\s*(#[0-9a-f]{6}),\s*(#[0-9a-f]{6})\s*\)/i.exec(tokens) ?? [];
     expect({ light, dark }).toEqual(WINDOW_BACKGROUND);
   });
 });
