@@ -72,6 +72,8 @@ describe.skipIf(missing !== undefined)('chat setup and an unreachable endpoint (
     expect(await failure.innerText()).toContain('cannot reach the endpoint (ECONNREFUSED)');
     expect(await failure.getByTestId('diagnosis').getAttribute('data-class')).toBe('transient');
     expect(await failure.getByTestId('diagnosis').innerText()).toContain('check the endpoint URL in Model settings');
+    // Retry is offered at once, not only once the conversation is read back.
+    expect(await failure.getByRole('button', { name: 'Retry' }).count()).toBe(1);
 
     // A reload forgets the failure's words (they are not stored), but not that the question has no answer.
     await page.reload();
