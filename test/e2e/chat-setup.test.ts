@@ -72,6 +72,8 @@ describe.skipIf(missing !== undefined)('chat setup and an unreachable endpoint (
     expect(await failure.innerText()).toContain('cannot reach the endpoint (ECONNREFUSED)');
     expect(await failure.getByTestId('diagnosis').getAttribute('data-class')).toBe('transient');
     expect(await failure.getByTestId('diagnosis').innerText()).toContain('check the endpoint URL in Model settings');
+    // Retry is offered at once, not only once the conversation is read back.
+    expect(await failure.getByRole('button', { name: 'Retry' }).count()).toBe(1);
 
     // A reload forgets the failure's words (they are not stored), but not that the question has no answer.
     await page.reload();
@@ -86,6 +88,8 @@ describe.skipIf(missing !== undefined)('chat setup and an unreachable endpoint (
       await panel().getByLabel('Base URL').fill(llm.openAiBaseUrl);
       await panel().getByRole('button', { name: 'Save settings' }).click();
       await panel().getByRole('status').filter({ hasText: 'Settings saved.' }).waitFor();
+      // A success note goes by itself (issue 23 item 10), as the servers page's do.
+      await expect.poll(() => panel().getByRole('status').filter({ hasText: 'Settings saved.' }).count(), { timeout: 30_000 }).toBe(0);
       await panel().getByRole('button', { name: 'Close' }).click();
       await failure.getByRole('button', { name: 'Retry' }).click();
       await page.locator('[data-testid="message"][data-role="assistant"]', { hasText: 'Back again.' }).waitFor({ timeout: 30_000 });

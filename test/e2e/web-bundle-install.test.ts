@@ -70,9 +70,15 @@ describe.skipIf(missing !== undefined)('installing a .mcpb bundle from the serve
     await poll(() => card.getByRole('heading').first().textContent()).toBe('Run the program this bundle installed?');
     expect(await card.innerText()).toContain('hello-bundle was installed from a bundle');
     expect(await row(page, 'hello-bundle').innerText()).not.toMatch(/this project|did not write/);
-    for (const named of (await row(page, 'hello-bundle').innerText()).matchAll(/: (Approve and \w+) on its row/g)) {
-      expect(await card.getByRole('button', { name: named[1] }).count()).toBe(1);
-    }
+    // The core's reason and fix, as its details show them (and its row once the card is put away): the same
+    // words, and the button the fix names is on the card.
+    await row(page, 'hello-bundle').getByRole('button', { name: 'Details of hello-bundle' }).click();
+    const about = page.getByRole('region', { name: 'About hello-bundle' });
+    await poll(() => about.getByTestId('details-reason').innerText()).toBe('installed from a bundle: approve what it runs ("node") before it starts');
+    expect(await about.innerText()).not.toMatch(/this project|did not write/);
+    const named = /: (Approve and \w+) on its row/.exec(await about.getByTestId('diagnosis').innerText());
+    expect(named?.[1]).toBe('Approve and run');
+    expect(await card.getByRole('button', { name: named![1] }).count()).toBe(1);
     await page.screenshot({ path: 'test-results/bundle-trust-card.png', fullPage: true });
 
     const vault = new KeytarVault(keychainServiceFor({ SWITCHBOARD_HOME: app.home }));

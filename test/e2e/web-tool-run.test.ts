@@ -10,6 +10,7 @@ import { chromiumMissingReason, launchChromium } from './support/chromium';
 import { startWebApp, type RunningWebApp } from './support/web-app';
 
 const everything = join(process.cwd(), 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const toolbox = join(process.cwd(), 'test/fixtures/servers/toolbox.mjs');
 const missing = chromiumMissingReason();
 if (missing) console.warn(`tool run e2e skipped: ${missing}`);
 
@@ -104,6 +105,36 @@ describe.skipIf(missing !== undefined)('running a tool from the tools panel in w
     }
   });
 
+  it('calls a run the server took and failed "Failed" and a tool\'s own error result "The tool reported an error", never "Not run"', async () => {
+    const app = await startWebApp(async (home) => writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { box: { command: process.execPath, args: [toolbox], approval: 'auto' } } })));
+    const page = await browser.newPage({ viewport: { width: 1100, height: 900 } });
+    try {
+      await page.goto(app.url);
+      const row = page.locator('[data-server="box"]');
+      await expect.poll(() => row.getAttribute('data-state'), { timeout: 30_000 }).toBe('connected');
+      await row.getByRole('button', { name: 'Tools', exact: true }).click();
+      const runOf = async (tool: string) => {
+        const card = page.locator(`[data-tool="box__${tool}"]`);
+        await card.getByRole('button', { name: `Run ${tool}` }).click();
+        const runner = card.getByTestId('tool-runner');
+        await runner.getByRole('button', { name: 'Run', exact: true }).click();
+        const output = runner.getByTestId('run-output');
+        await output.waitFor({ timeout: 20_000 });
+        return output;
+      };
+      const reported = await runOf('fail');
+      expect(await reported.getAttribute('data-outcome')).toBe('tool-error');
+      expect(await reported.locator('.head').innerText()).toMatch(/^The tool reported an error · /);
+      // The server took the call and died in the middle of it: it ran, and failed.
+      const died = await runOf('die');
+      await expect.poll(() => died.getAttribute('data-outcome'), { timeout: 20_000 }).toBe('failed');
+      expect(await died.locator('.head').innerText()).toMatch(/^Failed · /);
+    } finally {
+      await page.close();
+      await app.stop();
+    }
+  });
+
   it('asks through the approval dialog on an "ask" server: allowing shows the result, denying shows why', async () => {
     const { app, page, echo, problems } = await openTools('ask');
     try {
@@ -131,6 +162,8 @@ describe.skipIf(missing !== undefined)('running a tool from the tools panel in w
       await dialog.getByRole('button', { name: 'Deny' }).click();
       await expect.poll(() => output.getAttribute('data-outcome'), { timeout: 20_000 }).toBe('failed');
       expect(await runner.getByTestId('run-error').innerText()).toBe('you denied running tool "echo" on server "everything": just checking');
+      // Denied: it never reached the server, so it was not run (issue 23 item 9).
+      expect(await output.locator('.head').innerText()).toMatch(/^Not run · /);
       expect(problems).toEqual([]);
     } finally {
       await app.stop();

@@ -1,6 +1,7 @@
 import type { AppError } from '../../../src-preload/contract';
 import type { ChatSettings, ChatSettingsView, LocalProbe, ProviderKind } from '../../../src-preload/contract/chat';
 import type { ChatApi } from './chat-api';
+import { FleetingNote } from '../fleeting-note.svelte';
 
 /** Model settings and the API key (sent once to the keychain, never read back). */
 export class ChatSettingsStore {
@@ -8,8 +9,8 @@ export class ChatSettingsStore {
   probe = $state.raw<LocalProbe | undefined>(undefined);
   probing = $state(false);
   error = $state.raw<AppError | undefined>(undefined);
-  /** A short confirmation after a save, cleared by the next action. */
-  notice = $state<string | undefined>(undefined);
+  /** A short confirmation after a save: it clears itself (issue 23 item 10), or with the next action. */
+  readonly notice = new FleetingNote();
 
   constructor(private readonly api: Pick<ChatApi, 'getChatSettings' | 'setChatSettings' | 'setChatApiKey' | 'probeLocalModel'>) {}
 
@@ -20,7 +21,7 @@ export class ChatSettingsStore {
   }
 
   async save(settings: ChatSettings): Promise<boolean> {
-    this.notice = undefined;
+    this.notice.clear();
     const result = await this.api.setChatSettings(settings);
     if (!result.ok) {
       this.error = result.error;
@@ -28,12 +29,12 @@ export class ChatSettingsStore {
     }
     this.error = undefined;
     this.view = result.value;
-    this.notice = 'Settings saved.';
+    this.notice.show('Settings saved.');
     return true;
   }
 
   async saveKey(provider: ProviderKind, key: string): Promise<boolean> {
-    this.notice = undefined;
+    this.notice.clear();
     const result = await this.api.setChatApiKey({ provider, key });
     if (!result.ok) {
       this.error = result.error;
@@ -41,7 +42,7 @@ export class ChatSettingsStore {
     }
     this.error = undefined;
     this.view = result.value;
-    this.notice = `Key stored in the keychain as "${result.value.apiKeyName}".`;
+    this.notice.show(`Key stored in the keychain as "${result.value.apiKeyName}".`);
     return true;
   }
 
