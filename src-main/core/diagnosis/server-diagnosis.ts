@@ -70,7 +70,7 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
   }
   if (reason.startsWith('crashed ')) return terminal('it keeps crashing soon after start; read its log, fix the cause, then reconnect');
   if (reason.startsWith('stdout line over')) return terminal('the server wrote a huge line to stdout; servers must log to stderr — report it to its author');
-  if (/^secret .* is not set/.test(reason)) return terminal('store the secret in Switchboard (Settings → Secrets); it lives in the OS keychain');
+  if (/^secret .* is not set/.test(reason)) return terminal('store the secret on the Secrets page; it lives in the OS keychain');
   if (reason.startsWith('refusing plain http')) return terminal('use the https:// address of the server');
   if (reason.startsWith('connection refused')) return transient('nothing answers at that address: is the server running, and is the port right? Reconnect once it is up');
   if (reason.startsWith('host not found')) return transient('check the host name in "url" and your network, then reconnect');
@@ -94,12 +94,12 @@ function credentialsHint(config: RemoteServerConfig, reason: string): string {
   const headers = Object.entries(config.headers);
   if (headers.length === 0) {
     const scheme = /\(WWW-Authenticate: (\S+)\)/.exec(reason)?.[1] ?? 'Bearer';
-    return `it wants an API key: add the header it expects under "headers" for "${config.name}" in ${config.source.path}, e.g. "Authorization": "${scheme} \${secret:${config.name}-api-key}", and store the key in Settings → Secrets`;
+    return `it wants an API key: add the header it expects under "headers" for "${config.name}" in ${config.source.path}, e.g. "Authorization": "${scheme} \${secret:${config.name}-api-key}", and store the key on the Secrets page`;
   }
   const named = headers.map(([header]) => `"${header}"`).join(', ');
   const refs = headers.map(([, value]) => referencesIn(value));
   const sources = [
-    ...refs.flatMap((r) => r.secrets).map((name) => `the secret ${name} (Settings → Secrets)`),
+    ...refs.flatMap((r) => r.secrets).map((name) => `the secret ${name} (on the Secrets page)`),
     ...refs.flatMap((r) => r.commands).map((command) => `what the command ${command} prints`),
     ...refs.flatMap((r) => r.variables).map((name) => `the environment variable ${name}`),
   ];

@@ -19,6 +19,15 @@ describe('serverFix', () => {
     expect(fix(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })).toBe('sign in: Servers → Sign in in Switchboard, or run: switchboard login web');
   });
 
+  it('sends a missing secret to the Secrets page, a page of its own in the sidebar (there is no Settings → Secrets)', () => {
+    expect(fix(npx, { kind: 'error', reason: 'secret bundle.dice.token is not set' })).toBe('store the secret on the Secrets page; it lives in the OS keychain');
+    const keyed = { ...web, headers: { 'X-Api-Key': '${secret:web-key}' } };
+    for (const text of [fix(web, { kind: 'error', reason: 'HTTP 401: x asks for credentials and offers no OAuth sign-in' }), fix(keyed, { kind: 'error', reason: 'HTTP 401: x asks for credentials and offers no OAuth sign-in' })]) {
+      expect(text).toContain('Secrets page');
+      expect(text).not.toContain('Settings →');
+    }
+  });
+
   it('sends a server the policy refused to the administrator, not to run it by hand (SECURITY X2)', () => {
     expect(diagnoseServer(npx, { kind: 'error', reason: 'refused: this server is blocked (set by your organization)' })).toEqual({
       class: 'terminal',
@@ -53,19 +62,19 @@ describe('serverFix', () => {
       'no header: which one to add, with the challenge\'s scheme',
       {},
       'HTTP 401: x asks for credentials (WWW-Authenticate: Basic) and offers no OAuth sign-in',
-      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Basic \${secret:web-api-key}", and store the key in Settings → Secrets`,
+      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Basic \${secret:web-api-key}", and store the key on the Secrets page`,
     ],
     [
       'no header and no scheme: Bearer as the example',
       {},
       'HTTP 401: x asks for credentials and offers no OAuth sign-in',
-      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Bearer \${secret:web-api-key}", and store the key in Settings → Secrets`,
+      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Bearer \${secret:web-api-key}", and store the key on the Secrets page`,
     ],
     [
       'a header from a secret and a variable',
       { 'X-Api-Key': '${secret:web-key}', 'X-Team': '${TEAM:-core}' },
       'HTTP 401: x asks for credentials and offers no OAuth sign-in',
-      'it refused the "X-Api-Key", "X-Team" headers: check the secret web-key (Settings → Secrets) and the environment variable TEAM it is built from',
+      'it refused the "X-Api-Key", "X-Team" headers: check the secret web-key (on the Secrets page) and the environment variable TEAM it is built from',
     ],
     [
       'a header written out in the file',
