@@ -157,6 +157,28 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
     }, 1280);
   });
 
+  it('keeps each tool’s “always loaded” and Run… together at the end of its line, however long its name', async () => {
+    await withPage(async (page) => {
+      await poll(() => row(page, 'everything').getAttribute('data-state')).toBe('connected');
+      await row(page, 'everything').getByRole('button', { name: 'Tools', exact: true }).click();
+      const tools = page.getByRole('region', { name: 'Tools of everything' });
+      await poll(() => tools.locator('[data-tool]').count()).toBeGreaterThan(10);
+      // Long titles and names (get-resource-reference, get-annotated-message) wrap in the pane beside the list:
+      // the trial saw Run… fall alone to the next line's start, apart from its checkbox, at a different place per tool.
+      const places = await tools.locator('[data-tool]').evaluateAll((items) =>
+        items.map((item) => {
+          const head = item.querySelector('.head')!.getBoundingClientRect();
+          const pin = item.querySelector('.inline-check')!.getBoundingClientRect();
+          const run = item.querySelector('button.run')!.getBoundingClientRect();
+          return { tool: item.getAttribute('data-tool'), sameLine: Math.abs(pin.top + pin.height / 2 - (run.top + run.height / 2)) < 4, endGap: head.right - run.right };
+        }),
+      );
+      for (const place of places) expect(place, place.tool!).toMatchObject({ sameLine: true });
+      for (const place of places) expect(place.endGap, place.tool!).toBeLessThan(2);
+      await page.screenshot({ path: 'test-results/servers-layout-tool-controls.png' });
+    }, 1280);
+  });
+
   it('gives a multi-line string default a text area in the tool form', async () => {
     await withPage(async (page) => {
       await poll(() => row(page, 'many').getAttribute('data-state')).toBe('connected');
