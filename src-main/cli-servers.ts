@@ -1,9 +1,10 @@
 // `switchboard add`, `import` and `approve`: what the Servers page does, from a terminal, through the
 // same config handlers and trust store (no second implementation), without starting any server.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { IMPORT_CLIENTS, type ImportClient, type ServerEntry } from '../src-preload/contract/config';
-import { parseInput, type InvokeName } from '../src-preload/contract';
+import { parseInput, serverName, type InvokeName } from '../src-preload/contract';
 import { configHandlers, type ConfigHandlers } from './core/config/config-handlers';
 import { loadConfig, type LoadedConfig } from './core/config/load-config';
 import { TrustStore } from './core/config/trust-store';
@@ -74,6 +75,10 @@ function parseAdd(rest: string[]): ServersCommand {
     return { name: 'add', server, entry: { url: words[0], ...(Object.keys(headers).length ? { headers } : {}) } };
   }
   if (Object.keys(headers).length) throw new Error('--header is for a URL server; a command takes --env');
+  // `add name "npx -y pkg"`: the quotes made the line one word, which would run as one program's name (issue 23 item 2).
+  if (args.length === 0 && /\s/.test(target.trim()) && !existsSync(target)) {
+    throw new Error(`"${target}" is a whole command line in one word: give the command and its arguments unquoted, e.g. switchboard add ${server} ${target.trim()}`);
+  }
   return { name: 'add', server, entry: { command: words[0], ...(words.length > 1 ? { args: words.slice(1) } : {}), ...(Object.keys(env).length ? { env } : {}) } };
 }
 
@@ -112,6 +117,9 @@ export async function runServersCommand(command: ServersCommand, home: string, v
   };
   switch (command.name) {
     case 'add': {
+      // The contract's own rule, in the person's words rather than the call's ("addServer: invalid payload at …").
+      const name = serverName.safeParse(command.server);
+      if (!name.success) throw new Error(`"${command.server}" cannot be a server name: ${name.error.issues[0]!.message}`);
       await call('addServer', { name: command.server, entry: command.entry });
       console.log(`added "${command.server}" to ${loaded.servers.find((s) => s.name === command.server)?.source.path ?? 'servers.json'}: ${describeEntry(command.entry)}`);
       return 0;

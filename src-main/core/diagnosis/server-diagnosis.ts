@@ -51,6 +51,9 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
         : 'your organization decides which servers may run: ask your administrator, or remove this server',
     );
   }
+  if (reason.startsWith('command not found') && reason.includes('is a whole command line')) {
+    return terminal(`split it: the program in "command", each argument an item of "args", for "${config.name}" in ${config.source.path} — or Edit it in Switchboard, whose Command field splits a pasted line`);
+  }
   if (reason.startsWith('command not found')) {
     const command = config.kind === 'stdio' ? config.command : 'the command';
     return terminal(`install ${command} (for npx: install Node.js), or put its full path in "command"; Switchboard searches your login shell's PATH`);

@@ -19,6 +19,15 @@ describe('serverFix', () => {
     expect(fix(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })).toBe('sign in: Servers → Sign in in Switchboard, or run: switchboard login web');
   });
 
+  it('tells how to split a whole command line written into "command"', () => {
+    const whole = { ...npx, command: 'npx -y @modelcontextprotocol/server-memory' };
+    const reason = `command not found: "${whole.command}" is a whole command line; "command" takes only the program (npx), "args" the rest`;
+    expect(diagnoseServer(whole, { kind: 'error', reason })).toEqual({
+      class: 'terminal',
+      fix: `split it: the program in "command", each argument an item of "args", for "gh" in ${source.path} — or Edit it in Switchboard, whose Command field splits a pasted line`,
+    });
+  });
+
   it('sends a missing secret to the Secrets page, a page of its own in the sidebar (there is no Settings → Secrets)', () => {
     expect(fix(npx, { kind: 'error', reason: 'secret bundle.dice.token is not set' })).toBe('store the secret on the Secrets page; it lives in the OS keychain');
     const keyed = { ...web, headers: { 'X-Api-Key': '${secret:web-key}' } };
