@@ -162,7 +162,7 @@ async function approve(command: Extract<ServersCommand, { name: 'approve' }>, lo
   const view = await call('getServerEntry', { name: command.server });
   console.log(`${command.server} (${view.origin === 'bundle' ? 'installed bundle' : view.origin}, ${view.source}) runs:`);
   console.log(`  ${describeEntry(view.entry)}`);
-  if (!(await confirmed(command.yes, `approve "${command.server}" to run this?`))) return 1;
+  if (!(await confirmed(command.yes, `approve ${command.server} to run this?`))) return 1;
   await call('approveTrust', { name: command.server });
   console.log(`approved "${command.server}"; any change to what it runs asks again`);
   return 0;
@@ -172,7 +172,7 @@ async function approve(command: Extract<ServersCommand, { name: 'approve' }>, lo
 async function confirmed(yes: boolean, question: string): Promise<boolean> {
   if (yes) return true;
   if (!process.stdin.isTTY) {
-    console.error(`switchboard: not approved: ${question.replace(/\?$/, '')} needs a yes; run it in a terminal or add --yes`);
+    console.error(`switchboard: nothing changed: there is no terminal to answer "${question}"; run it in a terminal, or add --yes to answer yes`);
     return false;
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr });

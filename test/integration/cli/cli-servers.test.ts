@@ -100,7 +100,8 @@ describe('switchboard import', () => {
     await writeFile(file, JSON.stringify({ mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } }));
     const asked = await cli('import', 'claude-desktop', '--file', file);
     expect(asked.code).toBe(1);
-    expect(asked.stderr).toContain('needs a yes; run it in a terminal or add --yes');
+    // One sentence a person reads as it stands (the trial saw "not approved: import 1 server into servers.json needs a yes").
+    expect(asked.stderr).toContain('switchboard: nothing changed: there is no terminal to answer "import 1 server into servers.json?"; run it in a terminal, or add --yes to answer yes\n');
     await expect(readFile(join(home, 'servers.json'), 'utf8')).rejects.toThrow();
     expect((await cli('import', 'claude-desktop', '--file', file, '--yes')).code).toBe(0);
     expect(Object.keys(await servers())).toEqual(['memory']);
@@ -125,6 +126,7 @@ describe('switchboard approve', () => {
     expect(refused.stdout).toContain(`hello (installed bundle, ${join(home, 'bundles.json')}) runs:\n  API_KEY=`);
     expect(refused.stdout).not.toContain('literal-value');
     expect(refused.stdout).toContain(`node ${everything} stdio`);
+    expect(refused.stderr).toContain('switchboard: nothing changed: there is no terminal to answer "approve hello to run this?"; run it in a terminal, or add --yes to answer yes\n');
     expect((await statusOf('hello'))?.state).toBe('trust_required');
 
     const approved = await cli('approve', 'hello', '--yes');
