@@ -73,7 +73,7 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
   }
   if (reason.startsWith('crashed ')) return terminal('it keeps crashing soon after start; read its log, fix the cause, then reconnect');
   if (reason.startsWith('stdout line over')) return terminal('the server wrote a huge line to stdout; servers must log to stderr — report it to its author');
-  if (/^secret .* is not set/.test(reason)) return terminal('store the secret on the Secrets page; it lives in the OS keychain');
+  if (/^secret .* is not set/.test(reason)) return terminal('store the secret on the Secrets page (it lives in the OS keychain), then reconnect');
   if (reason.startsWith('refusing plain http')) return terminal('use the https:// address of the server');
   if (reason.startsWith('connection refused')) return transient('nothing answers at that address: is the server running, and is the port right? Reconnect once it is up');
   if (reason.startsWith('host not found')) return transient('check the host name in "url" and your network, then reconnect');

@@ -29,7 +29,7 @@ describe('serverFix', () => {
   });
 
   it('sends a missing secret to the Secrets page, a page of its own in the sidebar (there is no Settings → Secrets)', () => {
-    expect(fix(npx, { kind: 'error', reason: 'secret bundle.dice.token is not set' })).toBe('store the secret on the Secrets page; it lives in the OS keychain');
+    expect(fix(npx, { kind: 'error', reason: 'secret bundle.dice.token is not set' })).toBe('store the secret on the Secrets page (it lives in the OS keychain), then reconnect');
     const keyed = { ...web, headers: { 'X-Api-Key': '${secret:web-key}' } };
     for (const text of [fix(web, { kind: 'error', reason: 'HTTP 401: x asks for credentials and offers no OAuth sign-in' }), fix(keyed, { kind: 'error', reason: 'HTTP 401: x asks for credentials and offers no OAuth sign-in' })]) {
       expect(text).toContain('Secrets page');
