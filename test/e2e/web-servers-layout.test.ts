@@ -64,6 +64,9 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await row(page, 'late').getByRole('button', { name: 'Logs', exact: true }).click();
       const logs = page.getByRole('region', { name: 'Logs of late' });
       await poll(() => logs.innerText()).toContain('Nothing logged yet');
+      // One way to close the details, in their header: the Logs section had a second Close that closed them all.
+      expect(await logs.getByRole('button', { name: 'Close', exact: true }).count()).toBe(0);
+      expect(await page.getByRole('region', { name: 'About late' }).getByRole('button', { name: /close/i }).count()).toBe(1);
       await writeFile(trigger, '');
       await poll(() => logs.getByTestId('server-stderr').innerText()).toContain('late: disk full');
 
