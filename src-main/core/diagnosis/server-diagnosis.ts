@@ -63,12 +63,17 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
   if (reason.startsWith('timed out')) {
     return transient(`it did not finish initialize in ${config.timeout} s: run it by hand to see whether it starts (first runs of npx download packages), or raise "timeout" for "${config.name}"`);
   }
+  if (reason.startsWith('exited with code 0 ')) {
+    // Not a crash: the program did what it does and ended (a one-off CLI run, a server that needs a "serve" or "stdio" argument).
+    const what = 'it quit at once, reporting success (exit code 0): the command may not start an MCP server, or needs an argument to serve';
+    return terminal(stderrTail.length ? `${what}; its last stderr lines are below` : `${what}; run it by hand to see what it does: ${handRun(config)}`);
+  }
   if (/^(exited with code|killed by)/.test(reason)) {
     // Promise lines below only when there are some (the state carries them: ServerState stderrTail).
     return terminal(
       stderrTail.length
         ? 'it crashed while starting; its last stderr lines are below — often a missing env variable or argument'
-        : `it crashed while starting without a word on stderr; run it by hand to see what it says: ${config.kind === 'stdio' ? [config.command, ...config.args].join(' ') : config.url}`,
+        : `it crashed while starting without a word on stderr; run it by hand to see what it says: ${handRun(config)}`,
     );
   }
   if (reason.startsWith('crashed ')) return terminal('it keeps crashing soon after start; read its log, fix the cause, then reconnect');
@@ -91,6 +96,9 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
       : `check that ${config.url} is up and serves MCP at that path (open it with curl), then reconnect`,
   );
 }
+
+/** What to type to run the server by hand. */
+const handRun = (config: ServerConfig): string => (config.kind === 'stdio' ? [config.command, ...config.args].join(' ') : config.url);
 
 /** A 401 from a server without OAuth: which header to add, or where the refused one's value comes from. */
 function credentialsHint(config: RemoteServerConfig, reason: string): string {

@@ -28,6 +28,17 @@ describe('serverFix', () => {
     });
   });
 
+  it('does not call a server that quit with exit code 0 a crash: it may not be an MCP server, or needs an argument', () => {
+    const once = { ...npx, command: 'node', args: ['-e', '1'] };
+    expect(fix(once, { kind: 'error', reason: 'exited with code 0 during initialize' })).toBe(
+      'it quit at once, reporting success (exit code 0): the command may not start an MCP server, or needs an argument to serve; run it by hand to see what it does: node -e 1',
+    );
+    expect(diagnoseServer(once, { kind: 'error', reason: 'exited with code 0 during initialize', stderrTail: ['usage: tool [serve]'] })?.fix).toBe(
+      'it quit at once, reporting success (exit code 0): the command may not start an MCP server, or needs an argument to serve; its last stderr lines are below',
+    );
+    expect(fix(once, { kind: 'error', reason: 'exited with code 1 during initialize' })).toBe('it crashed while starting without a word on stderr; run it by hand to see what it says: node -e 1');
+  });
+
   it('sends a missing secret to the Secrets page, a page of its own in the sidebar (there is no Settings → Secrets)', () => {
     expect(fix(npx, { kind: 'error', reason: 'secret bundle.dice.token is not set' })).toBe('store the secret on the Secrets page (it lives in the OS keychain), then reconnect');
     const keyed = { ...web, headers: { 'X-Api-Key': '${secret:web-key}' } };
