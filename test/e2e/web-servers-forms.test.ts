@@ -144,4 +144,21 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
       await poll(() => added.count()).toBe(0);
     });
   });
+
+  it('says before Add that a pasted entry holds a whole command line, and sends a pasted command line to Command', async () => {
+    await withPage(async (page) => {
+      await page.getByRole('button', { name: 'Paste JSON' }).click();
+      const snippet = page.getByLabel('Snippet');
+      // The trial pasted both: the first previewed as addable, the second read "line 1, column 1: invalid symbol".
+      await snippet.fill('npx -y @modelcontextprotocol/server-memory');
+      await poll(() => page.getByTestId('paste-problem').innerText()).toBe('This is not JSON (a snippet starts with "{"). A command line goes into Add server → Command, which splits it.');
+      await snippet.fill('{"mcpServers": {"wl": {"command": "npx -y @modelcontextprotocol/server-memory"}, "spaced": {"command": "/opt/My Tools/server"}}}');
+      const preview = page.getByRole('list', { name: 'Servers to add' });
+      await poll(() => preview.locator('[data-preview="wl"]').getByTestId('paste-whole-line').innerText()).toContain(
+        '"command" holds a whole command line, which would run as one program named "npx -y @modelcontextprotocol/server-memory": write "command": "npx" and the rest as "args"',
+      );
+      // A path with spaces is one program, not a command line.
+      expect(await preview.locator('[data-preview="spaced"]').getByTestId('paste-whole-line').count()).toBe(0);
+    });
+  });
 });
