@@ -56,6 +56,9 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
   }
   if (reason.startsWith('command not found')) {
     const command = config.kind === 'stdio' ? config.command : 'the command';
+    // "npxx", "nxp", "uvxx": a slip of the keyboard, not a program to install.
+    const meant = REAL_NAMES.has(command) ? undefined : RUNNERS.find((runner) => oneEditApart(runner, command));
+    if (meant) return terminal(`check the spelling: did you mean ${meant}? Change "command" for "${config.name}" in ${config.source.path}, or Edit it in Switchboard`);
     return terminal(`install ${command} (for npx: install Node.js), or put its full path in "command"; Switchboard searches your login shell's PATH`);
   }
   if (reason.startsWith('command is not executable')) return terminal('make the file executable (chmod +x) or run it through its interpreter');
@@ -95,6 +98,20 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
       ? `run it by hand to see what it says: ${[config.command, ...config.args].join(' ')}`
       : `check that ${config.url} is up and serves MCP at that path (open it with curl), then reconnect`,
   );
+}
+
+/** The programs server entries usually start with: a near miss of one is a typo. */
+const RUNNERS = ['npx', 'uvx', 'node', 'python', 'python3', 'docker', 'bunx', 'deno', 'pipx'];
+/** Programs of their own one letter from a runner: missing, they need installing, not respelling. */
+const REAL_NAMES = new Set(['npm', 'uv', 'bun', 'pip', 'pip3', 'python2', 'nodejs']);
+
+/** One letter added, dropped, changed or two swapped. */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const swapped = a.length === b.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  return swapped || a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i);
 }
 
 /** What to type to run the server by hand. */

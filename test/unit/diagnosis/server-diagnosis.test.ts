@@ -19,6 +19,18 @@ describe('serverFix', () => {
     expect(fix(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })).toBe('sign in: Servers → Sign in in Switchboard, or run: switchboard login web');
   });
 
+  it('reads a near miss of a common runner as a typo, not as a program to install', () => {
+    const typos: [string, string][] = [['npxx', 'npx'], ['nxp', 'npx'], ['uxv', 'uvx'], ['ndoe', 'node'], ['pyhton', 'python']];
+    for (const [typed, meant] of typos) {
+      expect(fix({ ...npx, command: typed }, { kind: 'error', reason: `command not found: ${typed} (PATH searched: /usr/bin)` })).toBe(
+        `check the spelling: did you mean ${meant}? Change "command" for "gh" in ${source.path}, or Edit it in Switchboard`,
+      );
+    }
+    // A program that is simply missing still gets the install advice, one a letter from a runner too.
+    for (const real of ['npm', 'uv']) expect(fix({ ...npx, command: real }, { kind: 'error', reason: `command not found: ${real} (PATH searched: /usr/bin)` })).toMatch(new RegExp(`^install ${real} `));
+    expect(fix({ ...npx, command: 'mcp-server-git' }, { kind: 'error', reason: 'command not found: mcp-server-git (PATH searched: /usr/bin)' })).toMatch(/^install mcp-server-git /);
+  });
+
   it('tells how to split a whole command line written into "command"', () => {
     const whole = { ...npx, command: 'npx -y @modelcontextprotocol/server-memory' };
     const reason = `command not found: "${whole.command}" is a whole command line; "command" takes only the program (npx), "args" the rest`;
