@@ -1,9 +1,10 @@
 // `switchboard add`, `import` and `approve`: what the Servers page does, from a terminal, through the
 // same config handlers and trust store (no second implementation), without starting any server.
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { IMPORT_CLIENTS, type ImportClient, type ServerEntry } from '../src-preload/contract/config';
-import { parseInput, type InvokeName } from '../src-preload/contract';
+import { parseInput, serverName, type InvokeName } from '../src-preload/contract';
 import { configHandlers, type ConfigHandlers } from './core/config/config-handlers';
 import { loadConfig, type LoadedConfig } from './core/config/load-config';
 import { TrustStore } from './core/config/trust-store';
@@ -74,6 +75,10 @@ function parseAdd(rest: string[]): ServersCommand {
     return { name: 'add', server, entry: { url: words[0], ...(Object.keys(headers).length ? { headers } : {}) } };
   }
   if (Object.keys(headers).length) throw new Error('--header is for a URL server; a command takes --env');
+  // `add name "npx -y pkg"`: the quotes made the line one word, which would run as one program's name (issue 23 item 2).
+  if (args.length === 0 && /\s/.test(target.trim()) && !existsSync(target)) {
+    throw new Error(`"${target}" is a whole command line in one word: give the command and its arguments unquoted, e.g. switchboard add ${server} ${target.trim()}`);
+  }
   return { name: 'add', server, entry: { command: words[0], ...(words.length > 1 ? { args: words.slice(1) } : {}), ...(Object.keys(env).length ? { env } : {}) } };
 }
 
@@ -112,6 +117,9 @@ export async function runServersCommand(command: ServersCommand, home: string, v
   };
   switch (command.name) {
     case 'add': {
+      // The contract's own rule, in the person's words rather than the call's ("addServer: invalid payload at …").
+      const name = serverName.safeParse(command.server);
+      if (!name.success) throw new Error(`"${command.server}" cannot be a server name: ${name.error.issues[0]!.message}`);
       await call('addServer', { name: command.server, entry: command.entry });
       console.log(`added "${command.server}" to ${loaded.servers.find((s) => s.name === command.server)?.source.path ?? 'servers.json'}: ${describeEntry(command.entry)}`);
       return 0;
@@ -154,7 +162,7 @@ async function approve(command: Extract<ServersCommand, { name: 'approve' }>, lo
   const view = await call('getServerEntry', { name: command.server });
   console.log(`${command.server} (${view.origin === 'bundle' ? 'installed bundle' : view.origin}, ${view.source}) runs:`);
   console.log(`  ${describeEntry(view.entry)}`);
-  if (!(await confirmed(command.yes, `approve "${command.server}" to run this?`))) return 1;
+  if (!(await confirmed(command.yes, `approve ${command.server} to run this?`))) return 1;
   await call('approveTrust', { name: command.server });
   console.log(`approved "${command.server}"; any change to what it runs asks again`);
   return 0;
@@ -164,7 +172,7 @@ async function approve(command: Extract<ServersCommand, { name: 'approve' }>, lo
 async function confirmed(yes: boolean, question: string): Promise<boolean> {
   if (yes) return true;
   if (!process.stdin.isTTY) {
-    console.error(`switchboard: not approved: ${question.replace(/\?$/, '')} needs a yes; run it in a terminal or add --yes`);
+    console.error(`switchboard: nothing changed: there is no terminal to answer "${question}"; run it in a terminal, or add --yes to answer yes`);
     return false;
   }
   const rl = createInterface({ input: process.stdin, output: process.stderr });

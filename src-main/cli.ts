@@ -266,11 +266,19 @@ function printResult(result: ToolResult, json: boolean, say: Terminal): void {
         break;
     }
   }
-  // Servers usually repeat structured content as JSON text (the spec asks them to): print it once.
   const { structuredContent } = result;
-  if (structuredContent && !result.content.some((part) => part.type === 'text' && sameJson(part.text, structuredContent))) {
-    say.out(JSON.stringify(structuredContent, null, 2));
-  }
+  if (structuredContent && !printedAlready(result, structuredContent)) say.out(JSON.stringify(structuredContent, null, 2));
+}
+
+/**
+ * Structured content the text already said, printed once: as JSON text (the spec asks servers to send it),
+ * or as an object of strings the text parts are (server-filesystem's `{ "content": <its text> }`).
+ */
+function printedAlready(result: ToolResult, structured: Record<string, unknown>): boolean {
+  const texts = result.content.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+  if (texts.some((text) => sameJson(text, structured))) return true;
+  const values = Object.values(structured);
+  return values.length > 0 && values.every((value) => typeof value === 'string' && texts.includes(value));
 }
 
 function sameJson(text: string, value: unknown): boolean {

@@ -44,6 +44,13 @@ describe.skipIf(missing !== undefined)('chat setup and an unreachable endpoint (
     expect(text).not.toContain('Settings → Model');
   });
 
+  it('names its new-conversation button in words a person reads, spaced, on a wide window', async () => {
+    const list = page.getByRole('complementary', { name: 'Conversations' });
+    // Svelte drops the space at a tag's start: "+ Newconversation" is what a person saw.
+    expect(await list.locator('button.new').innerText()).toBe('+ New conversation');
+    await list.getByRole('button', { name: '+ New conversation', exact: true }).waitFor();
+  });
+
   it('switching provider shows that provider\'s model and key at once, and switching back brings back what was saved', async () => {
     await page.getByRole('button', { name: 'Model settings', exact: true }).click();
     const model = panel().getByLabel('Model', { exact: true });

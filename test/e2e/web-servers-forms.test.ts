@@ -28,7 +28,7 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
     await mkdir('test-results', { recursive: true });
     http = await startEverything('streamableHttp');
     app = await startWebApp(async (home) =>
-      writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { plain: { url: http.url, transport: 'streamable-http' }, keep: { command: process.execPath, args: ['-e', ''], enabled: false } } }, null, 2)),
+      writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { plain: { url: http.url, transport: 'streamable-http' }, keep: { command: process.execPath, args: ['-e', ''], enabled: false }, oneline: { command: `node ${everything} stdio`, enabled: false } } }, null, 2)),
     );
   });
   afterAll(async () => {
@@ -64,6 +64,18 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
       await form.getByRole('button', { name: 'Add server' }).click();
       await poll(async () => (await written()).servers['pasted-line']).toEqual({ command: process.execPath, args: [everything, 'stdio'] });
       await poll(() => page.locator('[data-server="pasted-line"]').getAttribute('data-state')).toBe('connected');
+    });
+  });
+
+  it('offers the split at once when editing an entry written with a whole command line in "command", as its fix promises', async () => {
+    await withPage(async (page) => {
+      await page.getByRole('button', { name: 'More actions for oneline' }).click();
+      await page.getByRole('menuitem', { name: 'Edit' }).click();
+      const form = page.getByRole('form', { name: 'Edit oneline' });
+      // The trial opened Edit on such an entry: no split shown, and Save wrote the line back as one program name.
+      await poll(() => form.getByTestId('command-split').locator('code').allInnerTexts()).toEqual(['node', everything, 'stdio']);
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await poll(async () => (await written()).servers.oneline).toEqual({ command: 'node', args: [everything, 'stdio'], enabled: false });
     });
   });
 
@@ -130,6 +142,23 @@ describe.skipIf(missing !== undefined)('the servers view forms (web mode, Chromi
       await page.locator('[data-server="memo"]').waitFor();
       // A success note goes by itself.
       await poll(() => added.count()).toBe(0);
+    });
+  });
+
+  it('says before Add that a pasted entry holds a whole command line, and sends a pasted command line to Command', async () => {
+    await withPage(async (page) => {
+      await page.getByRole('button', { name: 'Paste JSON' }).click();
+      const snippet = page.getByLabel('Snippet');
+      // The trial pasted both: the first previewed as addable, the second read "line 1, column 1: invalid symbol".
+      await snippet.fill('npx -y @modelcontextprotocol/server-memory');
+      await poll(() => page.getByTestId('paste-problem').innerText()).toBe('This is not JSON (a snippet starts with "{"). A command line goes into Add server → Command, which splits it.');
+      await snippet.fill('{"mcpServers": {"wl": {"command": "npx -y @modelcontextprotocol/server-memory"}, "spaced": {"command": "/opt/My Tools/server"}}}');
+      const preview = page.getByRole('list', { name: 'Servers to add' });
+      await poll(() => preview.locator('[data-preview="wl"]').getByTestId('paste-whole-line').innerText()).toContain(
+        '"command" holds a whole command line, which would run as one program named "npx -y @modelcontextprotocol/server-memory": write "command": "npx" and the rest as "args"',
+      );
+      // A path with spaces is one program, not a command line.
+      expect(await preview.locator('[data-preview="spaced"]').getByTestId('paste-whole-line').count()).toBe(0);
     });
   });
 });

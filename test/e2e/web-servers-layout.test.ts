@@ -64,6 +64,9 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await row(page, 'late').getByRole('button', { name: 'Logs', exact: true }).click();
       const logs = page.getByRole('region', { name: 'Logs of late' });
       await poll(() => logs.innerText()).toContain('Nothing logged yet');
+      // One way to close the details, in their header: the Logs section had a second Close that closed them all.
+      expect(await logs.getByRole('button', { name: 'Close', exact: true }).count()).toBe(0);
+      expect(await page.getByRole('region', { name: 'About late' }).getByRole('button', { name: /close/i }).count()).toBe(1);
       await writeFile(trigger, '');
       await poll(() => logs.getByTestId('server-stderr').innerText()).toContain('late: disk full');
 
@@ -154,6 +157,28 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
       await tools.locator('[data-tool="many__records-01"]').getByRole('button', { name: 'More' }).click();
       expect(await folded.evaluate((el) => el.scrollHeight <= el.clientHeight + 1)).toBe(true);
       await page.screenshot({ path: 'test-results/servers-layout-tools-beside.png' });
+    }, 1280);
+  });
+
+  it('keeps each tool’s “always loaded” and Run… together at the end of its line, however long its name', async () => {
+    await withPage(async (page) => {
+      await poll(() => row(page, 'everything').getAttribute('data-state')).toBe('connected');
+      await row(page, 'everything').getByRole('button', { name: 'Tools', exact: true }).click();
+      const tools = page.getByRole('region', { name: 'Tools of everything' });
+      await poll(() => tools.locator('[data-tool]').count()).toBeGreaterThan(10);
+      // Long titles and names (get-resource-reference, get-annotated-message) wrap in the pane beside the list:
+      // the trial saw Run… fall alone to the next line's start, apart from its checkbox, at a different place per tool.
+      const places = await tools.locator('[data-tool]').evaluateAll((items) =>
+        items.map((item) => {
+          const head = item.querySelector('.head')!.getBoundingClientRect();
+          const pin = item.querySelector('.inline-check')!.getBoundingClientRect();
+          const run = item.querySelector('button.run')!.getBoundingClientRect();
+          return { tool: item.getAttribute('data-tool'), sameLine: Math.abs(pin.top + pin.height / 2 - (run.top + run.height / 2)) < 4, endGap: head.right - run.right };
+        }),
+      );
+      for (const place of places) expect(place, place.tool!).toMatchObject({ sameLine: true });
+      for (const place of places) expect(place.endGap, place.tool!).toBeLessThan(2);
+      await page.screenshot({ path: 'test-results/servers-layout-tool-controls.png' });
     }, 1280);
   });
 

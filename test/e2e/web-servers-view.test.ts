@@ -88,6 +88,22 @@ describe.skipIf(missing !== undefined)('servers view in web mode (Chromium)', ()
     }
   });
 
+  it('counts an entry gone bad as one problem, saying with it that its last good settings stay in use', async () => {
+    const app = await startWebApp(async (home) => writeFile(join(home, 'servers.json'), JSON.stringify({ servers: { kept: { command: 'node', enabled: false } } })));
+    try {
+      const page = await open(app);
+      await page.locator('[data-server="kept"]').waitFor();
+      await writeFile(join(app.home, 'servers.json'), JSON.stringify({ servers: { kept: { command: 'node', enabled: false, timeout: 'soon' } } }));
+      const problems = page.getByRole('alert', { name: 'Configuration problems' });
+      await expect.poll(() => problems.innerText()).toContain('"timeout" must be a number of seconds; its last good settings stay in use until it is fixed');
+      // The trial saw "2 problems": the fault, and its consequence listed as a second one.
+      expect(await problems.getByRole('heading').innerText()).toBe('A problem in your configuration');
+      expect(await problems.locator('li').count()).toBe(1);
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('shows a malformed config file with its line and column and never rewrites it', async () => {
     // A missing comma after "a": the parser can point at the exact spot.
     const broken = '{\n  "servers": {\n    "a": { "command": "node" }\n    "b": { "command": "node" }\n  }\n}\n';

@@ -122,8 +122,12 @@ async function readSource(loaded: Required<LoadedConfig>, source: ConfigSource, 
     ? lastGood
     : lastGood.filter((s) => file.problems.some((p) => p.server === s.name) && !file.servers.some((n) => n.name === s.name));
   if (kept.length === 0) return file;
-  const names = kept.map((s) => s.name).join(', ');
-  loaded.problems.push({ file: source.path, message: `${source.path}: the last good settings of ${names} stay in use until the problem is fixed` });
+  // What follows from the fault is said with it, not as a problem of its own (issue 23 item 10: a banner counted it).
+  if (file.invalid && file.problems[0]) {
+    file.problems[0].message += `; the last good settings of ${kept.map((s) => s.name).join(', ')} stay in use until it is fixed`;
+  } else {
+    for (const problem of file.problems) if (kept.some((s) => s.name === problem.server)) problem.message += '; its last good settings stay in use until it is fixed';
+  }
   // Kept entries follow the file's valid ones; precedence between files is unchanged.
   return { ...file, servers: [...file.servers, ...kept] };
 }

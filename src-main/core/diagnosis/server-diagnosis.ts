@@ -51,8 +51,14 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
         : 'your organization decides which servers may run: ask your administrator, or remove this server',
     );
   }
+  if (reason.startsWith('command not found') && reason.includes('is a whole command line')) {
+    return terminal(`split it: the program in "command", each argument an item of "args", for "${config.name}" in ${config.source.path} — or Edit it in Switchboard, whose Command field splits a pasted line`);
+  }
   if (reason.startsWith('command not found')) {
     const command = config.kind === 'stdio' ? config.command : 'the command';
+    // "npxx", "nxp", "uvxx": a slip of the keyboard, not a program to install.
+    const meant = REAL_NAMES.has(command) ? undefined : RUNNERS.find((runner) => oneEditApart(runner, command));
+    if (meant) return terminal(`check the spelling: did you mean ${meant}? Change "command" for "${config.name}" in ${config.source.path}, or Edit it in Switchboard`);
     return terminal(`install ${command} (for npx: install Node.js), or put its full path in "command"; Switchboard searches your login shell's PATH`);
   }
   if (reason.startsWith('command is not executable')) return terminal('make the file executable (chmod +x) or run it through its interpreter');
@@ -60,17 +66,22 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
   if (reason.startsWith('timed out')) {
     return transient(`it did not finish initialize in ${config.timeout} s: run it by hand to see whether it starts (first runs of npx download packages), or raise "timeout" for "${config.name}"`);
   }
+  if (reason.startsWith('exited with code 0 ')) {
+    // Not a crash: the program did what it does and ended (a one-off CLI run, a server that needs a "serve" or "stdio" argument).
+    const what = 'it quit at once, reporting success (exit code 0): the command may not start an MCP server, or needs an argument to serve';
+    return terminal(stderrTail.length ? `${what}; its last stderr lines are below` : `${what}; run it by hand to see what it does: ${handRun(config)}`);
+  }
   if (/^(exited with code|killed by)/.test(reason)) {
     // Promise lines below only when there are some (the state carries them: ServerState stderrTail).
     return terminal(
       stderrTail.length
         ? 'it crashed while starting; its last stderr lines are below — often a missing env variable or argument'
-        : `it crashed while starting without a word on stderr; run it by hand to see what it says: ${config.kind === 'stdio' ? [config.command, ...config.args].join(' ') : config.url}`,
+        : `it crashed while starting without a word on stderr; run it by hand to see what it says: ${handRun(config)}`,
     );
   }
   if (reason.startsWith('crashed ')) return terminal('it keeps crashing soon after start; read its log, fix the cause, then reconnect');
   if (reason.startsWith('stdout line over')) return terminal('the server wrote a huge line to stdout; servers must log to stderr — report it to its author');
-  if (/^secret .* is not set/.test(reason)) return terminal('store the secret in Switchboard (Settings → Secrets); it lives in the OS keychain');
+  if (/^secret .* is not set/.test(reason)) return terminal('store the secret on the Secrets page (it lives in the OS keychain), then reconnect');
   if (reason.startsWith('refusing plain http')) return terminal('use the https:// address of the server');
   if (reason.startsWith('connection refused')) return transient('nothing answers at that address: is the server running, and is the port right? Reconnect once it is up');
   if (reason.startsWith('host not found')) return transient('check the host name in "url" and your network, then reconnect');
@@ -89,17 +100,34 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
   );
 }
 
+/** The programs server entries usually start with: a near miss of one is a typo. */
+const RUNNERS = ['npx', 'uvx', 'node', 'python', 'python3', 'docker', 'bunx', 'deno', 'pipx'];
+/** Programs of their own one letter from a runner: missing, they need installing, not respelling. */
+const REAL_NAMES = new Set(['npm', 'uv', 'bun', 'pip', 'pip3', 'python2', 'nodejs']);
+
+/** One letter added, dropped, changed or two swapped. */
+function oneEditApart(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const swapped = a.length === b.length && a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  return swapped || a.slice(i + 1) === b.slice(i + 1) || a.slice(i) === b.slice(i + 1) || a.slice(i + 1) === b.slice(i);
+}
+
+/** What to type to run the server by hand. */
+const handRun = (config: ServerConfig): string => (config.kind === 'stdio' ? [config.command, ...config.args].join(' ') : config.url);
+
 /** A 401 from a server without OAuth: which header to add, or where the refused one's value comes from. */
 function credentialsHint(config: RemoteServerConfig, reason: string): string {
   const headers = Object.entries(config.headers);
   if (headers.length === 0) {
     const scheme = /\(WWW-Authenticate: (\S+)\)/.exec(reason)?.[1] ?? 'Bearer';
-    return `it wants an API key: add the header it expects under "headers" for "${config.name}" in ${config.source.path}, e.g. "Authorization": "${scheme} \${secret:${config.name}-api-key}", and store the key in Settings → Secrets`;
+    return `it wants an API key: add the header it expects under "headers" for "${config.name}" in ${config.source.path}, e.g. "Authorization": "${scheme} \${secret:${config.name}-api-key}", and store the key on the Secrets page`;
   }
   const named = headers.map(([header]) => `"${header}"`).join(', ');
   const refs = headers.map(([, value]) => referencesIn(value));
   const sources = [
-    ...refs.flatMap((r) => r.secrets).map((name) => `the secret ${name} (Settings → Secrets)`),
+    ...refs.flatMap((r) => r.secrets).map((name) => `the secret ${name} (on the Secrets page)`),
     ...refs.flatMap((r) => r.commands).map((command) => `what the command ${command} prints`),
     ...refs.flatMap((r) => r.variables).map((name) => `the environment variable ${name}`),
   ];

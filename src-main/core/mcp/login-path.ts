@@ -89,6 +89,17 @@ export async function resolveOnLoginPath(command: string, loginPath: LoginPathSo
  * the server's cwd, or an absolute path. The message names the command and where we looked.
  */
 export async function resolveCommand(command: string, path: string, cwd?: string): Promise<ResolvedCommand> {
+  const resolved = await resolveWord(command, path, cwd);
+  // A whole command line in "command" (`npx -y @scope/pkg`): its "/" made it a path under the cwd, which
+  // named Switchboard's own folder (issue 23 item 2). Name the mistake instead. A path with spaces
+  // (`/opt/My App/server`) is still a path: its first word is a path that names no program.
+  const [first, ...rest] = command.trim().split(/\s+/);
+  if (resolved.ok || rest.length === 0 || resolved.message.startsWith('command is not')) return resolved;
+  if (/[/\\]/.test(first!) && !(await resolveWord(first!, path, cwd)).ok) return resolved;
+  return { ok: false, message: `command not found: "${command}" is a whole command line; "command" takes only the program (${first}), "args" the rest` };
+}
+
+async function resolveWord(command: string, path: string, cwd?: string): Promise<ResolvedCommand> {
   if (command.includes('/') || (process.platform === 'win32' && command.includes('\\'))) {
     const full = isAbsolute(command) ? command : resolve(cwd ?? process.cwd(), command);
     try {

@@ -51,6 +51,8 @@ export function pasteProblem(text: string): string | undefined {
   if (text.trim() === '') return undefined;
   const doc = readServersDocument(text, { bare: true });
   if (!doc.ok) {
+    // A command line pasted here (`npx -y pkg`) is not JSON at all: send it where it is split.
+    if (doc.fault === 'syntax' && !/^\s*[{[]/.test(text)) return 'This is not JSON (a snippet starts with "{"). A command line goes into Add server → Command, which splits it.';
     if (doc.fault === 'syntax') return `Not valid JSON yet: line ${doc.line}, column ${doc.column}: ${doc.reason}.`;
     if (doc.fault === 'top') return 'The snippet must be a JSON object: {"mcpServers": {"name": {...}}} or {"name": {...}}.';
     return `"${doc.key}" must be an object of named servers.`;

@@ -49,8 +49,26 @@ describe('switchboard add', () => {
     expect(scheme.stderr).toContain('"url" must be http or https, not file');
     const badName = await cli('add', 'x'.repeat(300), 'node');
     expect(badName.code).toBe(1);
-    expect(badName.stderr).toContain('addServer: invalid payload at "name"');
+    expect(badName.stderr).toContain(`switchboard: "${'x'.repeat(300)}" cannot be a server name: server name is over 100 characters\n`);
+    const spaced = await cli('add', 'my files', 'node');
+    expect(spaced.stderr).toContain('switchboard: "my files" cannot be a server name: server name may use only letters, digits, "_", "." and "-"\n');
+    expect(spaced.stderr).not.toContain('invalid payload');
     expect(await readFile(join(home, 'servers.json'), 'utf8')).toBe(before);
+  });
+
+  it('refuses a whole command line given as one quoted word, which would run as one program\'s name (issue 23 item 2)', async () => {
+    const whole = await cli('add', 'memory', 'npx -y @modelcontextprotocol/server-memory');
+    expect(whole.code).toBe(2);
+    expect(whole.stderr).toContain(
+      'switchboard: "npx -y @modelcontextprotocol/server-memory" is a whole command line in one word: give the command and its arguments unquoted, e.g. switchboard add memory npx -y @modelcontextprotocol/server-memory\nusage:',
+    );
+    await expect(readFile(join(home, 'servers.json'), 'utf8')).rejects.toThrow();
+    // A program whose path has spaces is one word and is kept as it is.
+    const spacedDir = join(userHome, 'My Tools');
+    await mkdir(spacedDir);
+    await writeFile(join(spacedDir, 'server'), '#!/bin/sh\n');
+    expect((await cli('add', 'spaced', join(spacedDir, 'server'))).code).toBe(0);
+    expect((await servers()).spaced).toEqual({ command: join(spacedDir, 'server') });
   });
 
   it('a usage error exits 2 with the usage', async () => {
@@ -82,7 +100,8 @@ describe('switchboard import', () => {
     await writeFile(file, JSON.stringify({ mcpServers: { memory: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] } } }));
     const asked = await cli('import', 'claude-desktop', '--file', file);
     expect(asked.code).toBe(1);
-    expect(asked.stderr).toContain('needs a yes; run it in a terminal or add --yes');
+    // One sentence a person reads as it stands (the trial saw "not approved: import 1 server into servers.json needs a yes").
+    expect(asked.stderr).toContain('switchboard: nothing changed: there is no terminal to answer "import 1 server into servers.json?"; run it in a terminal, or add --yes to answer yes\n');
     await expect(readFile(join(home, 'servers.json'), 'utf8')).rejects.toThrow();
     expect((await cli('import', 'claude-desktop', '--file', file, '--yes')).code).toBe(0);
     expect(Object.keys(await servers())).toEqual(['memory']);
@@ -107,6 +126,7 @@ describe('switchboard approve', () => {
     expect(refused.stdout).toContain(`hello (installed bundle, ${join(home, 'bundles.json')}) runs:\n  API_KEY=`);
     expect(refused.stdout).not.toContain('literal-value');
     expect(refused.stdout).toContain(`node ${everything} stdio`);
+    expect(refused.stderr).toContain('switchboard: nothing changed: there is no terminal to answer "approve hello to run this?"; run it in a terminal, or add --yes to answer yes\n');
     expect((await statusOf('hello'))?.state).toBe('trust_required');
 
     const approved = await cli('approve', 'hello', '--yes');

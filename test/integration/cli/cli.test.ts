@@ -157,6 +157,26 @@ describe('switchboard CLI', () => {
   });
 });
 
+describe('switchboard call, with a server no other test calls', () => {
+  it('prints server-filesystem\'s listing once, not again as its structured { "content": … }', async () => {
+    const filesystem = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
+    const fsHome = await mkdtemp(join(tmpdir(), 'switchboard-cli-fs-'));
+    try {
+      await mkdir(join(fsHome, 'shared'));
+      await writeFile(join(fsHome, 'shared', 'notes.txt'), 'hi');
+      await writeFile(join(fsHome, 'servers.json'), JSON.stringify({ servers: { files: { command: 'node', args: [filesystem, join(fsHome, 'shared')] } } }));
+      const listed = await runIn(fsHome, 'call', 'files', 'list_directory', JSON.stringify({ path: join(fsHome, 'shared') }));
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toBe('[FILE] notes.txt\n');
+      // The structured content is still there for a script that asks for it.
+      const json = await runIn(fsHome, 'call', 'files', 'list_directory', JSON.stringify({ path: join(fsHome, 'shared') }), '--json');
+      expect(JSON.parse(json.stdout)).toMatchObject({ structuredContent: { content: '[FILE] notes.txt' } });
+    } finally {
+      await rm(fsHome, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('switchboard status under an administrator\'s policy (SECURITY X2)', () => {
   it('says what the policy decides, and that a server set to approval: auto asks anyway; a broken file is named', async () => {
     const policyHome = await mkdtemp(join(tmpdir(), 'switchboard-cli-policy-'));

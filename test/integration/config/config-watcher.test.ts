@@ -110,8 +110,7 @@ describe('ConfigWatcher', () => {
     const loaded = await next;
     expect(loaded.servers).toEqual(initial.servers);
     expect(loaded.problems.map((p) => p.message)).toEqual([
-      `${path}:1:${broken.length + 1}: invalid JSON (close brace expected)`,
-      `${path}: the last good settings of a stay in use until the problem is fixed`,
+      `${path}:1:${broken.length + 1}: invalid JSON (close brace expected); the last good settings of a stay in use until it is fixed`,
     ]);
     expect(await readFile(path, 'utf8')).toBe(broken);
     const fixed = changeWhere((c) => c.problems.length === 0);

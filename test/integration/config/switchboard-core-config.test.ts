@@ -77,8 +77,7 @@ describe('SwitchboardCore config wiring', () => {
     const broken = '{ "servers": { "added": ';
     await writeFile(join(home, 'servers.json'), broken);
     await expect.poll(() => core!.snapshot().problems.map((p) => p.message)).toEqual([
-      `${join(home, 'servers.json')}:1:${broken.length + 1}: invalid JSON (value expected)`,
-      `${join(home, 'servers.json')}: the last good settings of added stay in use until the problem is fixed`,
+      `${join(home, 'servers.json')}:1:${broken.length + 1}: invalid JSON (value expected); the last good settings of added stay in use until it is fixed`,
     ]);
     expect(find('added')?.state).toBe('connected');
     expect(await readFile(join(home, 'servers.json'), 'utf8')).toBe(broken);

@@ -93,7 +93,7 @@ describe('remote servers on a machine without an OS keychain', () => {
       ...rows['needs-key'],
       state: 'error',
       reason: NO_OAUTH_REASON(apiKey.url),
-      fix: `it wants an API key: add the header it expects under "headers" for "needs-key" in ${join(home, 'servers.json')}, e.g. "Authorization": "Bearer \${secret:needs-key-api-key}", and store the key in Settings → Secrets`,
+      fix: `it wants an API key: add the header it expects under "headers" for "needs-key" in ${join(home, 'servers.json')}, e.g. "Authorization": "Bearer \${secret:needs-key-api-key}", and store the key on the Secrets page`,
     });
     expect(rows['wrong-key']).toMatchObject({
       state: 'error',

@@ -146,8 +146,7 @@ describe('loadConfig', () => {
     const loaded = await loadConfig({ home, projectDirs: [], previous });
     expect(loaded.servers).toEqual(previous.servers);
     expect(loaded.problems.map((p) => p.message)).toEqual([
-      `${path}:1:42: invalid JSON (property name expected)`,
-      `${path}: the last good settings of a, b stay in use until the problem is fixed`,
+      `${path}:1:42: invalid JSON (property name expected); the last good settings of a, b stay in use until it is fixed`,
     ]);
   });
 
@@ -158,8 +157,7 @@ describe('loadConfig', () => {
     const loaded = await loadConfig({ home, projectDirs: [proj], previous });
     expect(loaded.servers.map((s) => [s.name, s.kind === 'stdio' && s.command])).toEqual([['b', 'b2'], ['a', 'a']]);
     expect(loaded.problems.map((p) => p.message)).toEqual([
-      'server "a": "args" must be an array of strings',
-      `${join(proj, '.mcp.json')}: the last good settings of a stay in use until the problem is fixed`,
+      'server "a": "args" must be an array of strings; its last good settings stay in use until it is fixed',
     ]);
   });
 

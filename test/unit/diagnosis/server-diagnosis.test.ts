@@ -19,6 +19,47 @@ describe('serverFix', () => {
     expect(fix(web, { kind: 'needs_auth', reason: 'HTTP 401: sign-in required' })).toBe('sign in: Servers → Sign in in Switchboard, or run: switchboard login web');
   });
 
+  it('reads a near miss of a common runner as a typo, not as a program to install', () => {
+    const typos: [string, string][] = [['npxx', 'npx'], ['nxp', 'npx'], ['uxv', 'uvx'], ['ndoe', 'node'], ['pyhton', 'python']];
+    for (const [typed, meant] of typos) {
+      expect(fix({ ...npx, command: typed }, { kind: 'error', reason: `command not found: ${typed} (PATH searched: /usr/bin)` })).toBe(
+        `check the spelling: did you mean ${meant}? Change "command" for "gh" in ${source.path}, or Edit it in Switchboard`,
+      );
+    }
+    // A program that is simply missing still gets the install advice, one a letter from a runner too.
+    for (const real of ['npm', 'uv']) expect(fix({ ...npx, command: real }, { kind: 'error', reason: `command not found: ${real} (PATH searched: /usr/bin)` })).toMatch(new RegExp(`^install ${real} `));
+    expect(fix({ ...npx, command: 'mcp-server-git' }, { kind: 'error', reason: 'command not found: mcp-server-git (PATH searched: /usr/bin)' })).toMatch(/^install mcp-server-git /);
+  });
+
+  it('tells how to split a whole command line written into "command"', () => {
+    const whole = { ...npx, command: 'npx -y @modelcontextprotocol/server-memory' };
+    const reason = `command not found: "${whole.command}" is a whole command line; "command" takes only the program (npx), "args" the rest`;
+    expect(diagnoseServer(whole, { kind: 'error', reason })).toEqual({
+      class: 'terminal',
+      fix: `split it: the program in "command", each argument an item of "args", for "gh" in ${source.path} — or Edit it in Switchboard, whose Command field splits a pasted line`,
+    });
+  });
+
+  it('does not call a server that quit with exit code 0 a crash: it may not be an MCP server, or needs an argument', () => {
+    const once = { ...npx, command: 'node', args: ['-e', '1'] };
+    expect(fix(once, { kind: 'error', reason: 'exited with code 0 during initialize' })).toBe(
+      'it quit at once, reporting success (exit code 0): the command may not start an MCP server, or needs an argument to serve; run it by hand to see what it does: node -e 1',
+    );
+    expect(diagnoseServer(once, { kind: 'error', reason: 'exited with code 0 during initialize', stderrTail: ['usage: tool [serve]'] })?.fix).toBe(
+      'it quit at once, reporting success (exit code 0): the command may not start an MCP server, or needs an argument to serve; its last stderr lines are below',
+    );
+    expect(fix(once, { kind: 'error', reason: 'exited with code 1 during initialize' })).toBe('it crashed while starting without a word on stderr; run it by hand to see what it says: node -e 1');
+  });
+
+  it('sends a missing secret to the Secrets page, a page of its own in the sidebar (there is no Settings → Secrets)', () => {
+    expect(fix(npx, { kind: 'error', reason: 'secret bundle.dice.token is not set' })).toBe('store the secret on the Secrets page (it lives in the OS keychain), then reconnect');
+    const keyed = { ...web, headers: { 'X-Api-Key': '${secret:web-key}' } };
+    for (const text of [fix(web, { kind: 'error', reason: 'HTTP 401: x asks for credentials and offers no OAuth sign-in' }), fix(keyed, { kind: 'error', reason: 'HTTP 401: x asks for credentials and offers no OAuth sign-in' })]) {
+      expect(text).toContain('Secrets page');
+      expect(text).not.toContain('Settings →');
+    }
+  });
+
   it('sends a server the policy refused to the administrator, not to run it by hand (SECURITY X2)', () => {
     expect(diagnoseServer(npx, { kind: 'error', reason: 'refused: this server is blocked (set by your organization)' })).toEqual({
       class: 'terminal',
@@ -53,19 +94,19 @@ describe('serverFix', () => {
       'no header: which one to add, with the challenge\'s scheme',
       {},
       'HTTP 401: x asks for credentials (WWW-Authenticate: Basic) and offers no OAuth sign-in',
-      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Basic \${secret:web-api-key}", and store the key in Settings → Secrets`,
+      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Basic \${secret:web-api-key}", and store the key on the Secrets page`,
     ],
     [
       'no header and no scheme: Bearer as the example',
       {},
       'HTTP 401: x asks for credentials and offers no OAuth sign-in',
-      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Bearer \${secret:web-api-key}", and store the key in Settings → Secrets`,
+      `it wants an API key: add the header it expects under "headers" for "web" in ${source.path}, e.g. "Authorization": "Bearer \${secret:web-api-key}", and store the key on the Secrets page`,
     ],
     [
       'a header from a secret and a variable',
       { 'X-Api-Key': '${secret:web-key}', 'X-Team': '${TEAM:-core}' },
       'HTTP 401: x asks for credentials and offers no OAuth sign-in',
-      'it refused the "X-Api-Key", "X-Team" headers: check the secret web-key (Settings → Secrets) and the environment variable TEAM it is built from',
+      'it refused the "X-Api-Key", "X-Team" headers: check the secret web-key (on the Secrets page) and the environment variable TEAM it is built from',
     ],
     [
       'a header written out in the file',

@@ -28,6 +28,26 @@ describe('resolveCommand', () => {
     expect(await resolveCommand('./run.sh', '', dir)).toEqual({ ok: true, path: join(dir, 'run.sh') });
     expect(await resolveCommand('/no/such/bin', '')).toEqual({ ok: false, message: 'command not found: /no/such/bin' });
   });
+
+  it('names a whole command line in "command" as such, never as a path under the cwd (issue 23 item 2)', async () => {
+    await writeFile(join(dir, 'npx'), '#!/bin/sh\n');
+    await chmod(join(dir, 'npx'), 0o755);
+    const whole = 'npx -y @modelcontextprotocol/server-memory';
+    const expected = { ok: false, message: `command not found: "${whole}" is a whole command line; "command" takes only the program (npx), "args" the rest` };
+    expect(await resolveCommand(whole, dir, '/srv/switchboard')).toEqual(expected);
+    // A program that is missing too: still the line, not "/srv/switchboard/npxx -y @scope/…".
+    expect(await resolveCommand('npxx -y @scope/pkg', dir, '/srv/switchboard')).toEqual({
+      ok: false,
+      message: 'command not found: "npxx -y @scope/pkg" is a whole command line; "command" takes only the program (npxx), "args" the rest',
+    });
+  });
+
+  it('still runs a program whose path has spaces, and reports a missing one as a missing path', async () => {
+    await writeFile(join(dir, 'My Server'), '#!/bin/sh\n');
+    await chmod(join(dir, 'My Server'), 0o755);
+    expect(await resolveCommand(join(dir, 'My Server'), '')).toEqual({ ok: true, path: join(dir, 'My Server') });
+    expect(await resolveCommand(join(dir, 'No Such Server'), '')).toEqual({ ok: false, message: `command not found: ${join(dir, 'No Such Server')}` });
+  });
 });
 
 async function ownNiceness(): Promise<number> {

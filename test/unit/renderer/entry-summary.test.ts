@@ -47,6 +47,11 @@ describe('pasteProblem', () => {
     expect(pasteProblem('{\n  "mcpServers": {\n    "memo": { "command" "node" }\n  }\n}')).toBe('Not valid JSON yet: line 3, column 25: colon expected.');
   });
 
+  it('sends a command line pasted as a snippet to the Command field, which splits it', () => {
+    expect(pasteProblem('npx -y @modelcontextprotocol/server-memory')).toBe('This is not JSON (a snippet starts with "{"). A command line goes into Add server → Command, which splits it.');
+    expect(pasteProblem('  {"mcpServers": ')).toMatch(/^Not valid JSON yet: line 1/);
+  });
+
   it('says what shape is wanted when the JSON is valid but names no servers', () => {
     expect(pasteProblem('[1]')).toContain('must be a JSON object');
     expect(pasteProblem('{"command": "npx"}')).toContain('without its name');
