@@ -10,6 +10,8 @@ fi
 XDG_DATA_HOME="$(mktemp -d)"
 export XDG_DATA_HOME
 trap 'rm -rf "$XDG_DATA_HOME"' EXIT
-# dbus prints a harmless "Failed to set fd limit" line; keep the rest of stderr.
-dbus-run-session -- bash -c 'printf "test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; export SWITCHBOARD_TEST_KEYCHAIN=1; exec "$@"' _ "$@" \
-  2> >(grep -v "Failed to set fd limit" >&2)
+# The command writes to this stderr directly (fd 3); dbus's own chatter ("Failed to set fd limit", services it
+# activates) goes nowhere. No filter process: one in a process substitution is not waited for, and every server a test
+# leaves running inherits its pipe, so vitest's failure report sat in its buffer and never reached the log.
+dbus-run-session -- bash -c 'printf "test" | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1 3>&-; export SWITCHBOARD_TEST_KEYCHAIN=1; exec "$@" 2>&3 3>&-' _ "$@" \
+  3>&2 2>/dev/null
