@@ -112,6 +112,8 @@ interface Opened {
 
 export class ServerSession {
   private opened: Opened | undefined;
+  /** This attempt's process from its spawn on: a start that failed or is still opening is stopped with the session too. */
+  private launched: StdioProcessTransport | undefined;
   private disposed = false;
   private pingTimer: unknown;
   private lastRoute: { opened: Opened | undefined; sessionId: string | undefined; route: CallRoute } | undefined;
@@ -216,10 +218,10 @@ export class ServerSession {
     this.pingTimer = undefined;
     const opened = this.opened;
     this.opened = undefined;
-    if (!opened) return;
-    if (opened.kind === 'http') await endHttpSession(opened.transport as StreamableHTTPClientTransport);
-    await opened.client.close().catch(() => {});
-    if (opened.stdio) await opened.stdio.close();
+    if (opened?.kind === 'http') await endHttpSession(opened.transport as StreamableHTTPClientTransport);
+    await opened?.client.close().catch(() => {});
+    // A start that timed out is told at once while its process has its stop grace; stopping waits for it to be gone.
+    await this.launched?.close();
   }
 
   /** Open the transport and client; on failure report it and return undefined. */
@@ -243,6 +245,7 @@ export class ServerSession {
           return undefined;
         }
         stdio = prepared.transport;
+        this.launched = stdio;
         const client = this.makeClient();
         await client.connect(stdio, watch!.requestOptions);
         opened = { client, transport: stdio, kind: 'stdio', stdio };

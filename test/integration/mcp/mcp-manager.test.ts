@@ -97,6 +97,17 @@ describe('connection states', () => {
     await expect.poll(() => pidsWith(tag), { timeout: 20_000 }).toEqual([]);
   });
 
+  it('stops a server whose start timed out before stop() returns, though it was still in its stop grace period', async () => {
+    const tag = `stop-after-timeout-${process.pid}-${Date.now()}`;
+    m = manager(home, { stopGraceMs: 5_000 });
+    await m.apply([stdio('hang', [fixture('hang-initialize.mjs'), tag], { timeout: 1 })]);
+    await waitForState(m, 'hang', is('error'));
+    expect(await pidsWith(tag)).not.toEqual([]);
+    await m.stop();
+    // A quit that returns while the process lives would leave it running once the app is gone.
+    expect(await pidsWith(tag)).toEqual([]);
+  });
+
   it('ends only the offending server when a huge stdout line arrives mid-call', async () => {
     m = manager(home, { maxLineBytes: HUGE_LINE_CAP });
     await m.apply([stdio('noisy', [fixture('noisy-stdout.mjs')]), toolbox('calm')]);
