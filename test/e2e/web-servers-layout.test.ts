@@ -20,6 +20,9 @@ if (missing) console.warn(`servers layout e2e skipped: ${missing}`);
 /** Writes "late: disk full" to stderr and exits once `trigger` exists: a crash the test decides the moment of. */
 const LATE_CRASH = `const fs = require('node:fs'); setInterval(() => { if (fs.existsSync(process.argv[1])) { process.stderr.write('late: disk full\\n'); process.exit(4); } }, 50);`;
 
+const WORDY_LINES = Array.from({ length: 7 }, (_, i) => `wordy: step ${i + 1} failed`);
+const WORDY_CRASH = `for (const line of ${JSON.stringify(WORDY_LINES)}) process.stderr.write(line + '\\n\\n'); process.exit(2);`;
+
 describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chromium)', () => {
   let browser: Browser;
   let app: RunningWebApp;
@@ -37,6 +40,8 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
         broken: { command: process.execPath, args: [crashOnStart] },
         late: { command: process.execPath, args: ['-e', LATE_CRASH, join(home, 'crash-now')], timeout: 120 },
         chatty: { command: process.execPath, args: [toolbox, '--stderr-when', join(home, 'chatty.log')] },
+        // Seven lines with blank ones between: the row shows the lines the state carries, as `switchboard status` prints them.
+        wordy: { command: process.execPath, args: ['-e', WORDY_CRASH] },
       };
       // Enough rows that the last one starts below the fold.
       for (let i = 1; i <= 14; i++) servers[`idle-${String(i).padStart(2, '0')}`] = { command: process.execPath, args: ['-e', ''], enabled: false };
@@ -72,6 +77,7 @@ describe.skipIf(missing !== undefined)('the servers view layout (web mode, Chrom
 
       await poll(() => row(page, 'broken').getByTestId('diagnosis').innerText()).toContain('its last stderr lines are below');
       await poll(() => row(page, 'broken').getByTestId('stderr-tail').innerText()).toContain('fatal: API_KEY is not set');
+      await poll(() => row(page, 'wordy').getByTestId('stderr-tail').innerText()).toBe(WORDY_LINES.join('\n'));
       await page.screenshot({ path: 'test-results/servers-layout-live-logs.png' });
     }, 1280);
   });

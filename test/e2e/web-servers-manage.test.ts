@@ -315,6 +315,8 @@ describe.skipIf(missing !== undefined)('managing servers in the servers view (we
       await page.screenshot({ path: 'test-results/import-vscode.png', fullPage: true });
       await panel.getByRole('button', { name: 'Import 2 servers' }).click();
       await poll(() => panel.getByRole('status').innerText()).toBe('Imported first-2, notes.');
+      // The success note clears itself (issue 23 item 10); it does not linger over the next import.
+      await expect.poll(() => panel.getByText('Imported first-2, notes.').count(), { timeout: 30_000 }).toBe(0);
       const after = await readFile(serversJson(app.home), 'utf8');
       expect(JSON.parse(after).servers).toMatchObject({
         first: claudeConfig.mcpServers.first,

@@ -26,7 +26,7 @@ export function diagnoseServer(config: ServerConfig, state: ServerState): Diagno
     case 'backing_off':
       return transient(
         config.kind === 'stdio'
-          ? 'it dropped and Switchboard is reconnecting on its own; if this repeats, read its log (Servers → the server → Log)'
+          ? "it dropped and Switchboard is reconnecting on its own; if this repeats, read its log (Logs on its row in Switchboard's Servers page)"
           : `it dropped and Switchboard is reconnecting on its own; if this repeats, check that ${config.url} is up`,
       );
     case 'error':
