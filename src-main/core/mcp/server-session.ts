@@ -269,6 +269,9 @@ export class ServerSession {
       this.events.opened();
       return opened;
     } catch (error) {
+      // The attempt has ended: what the process prints in its stop grace is its log, never again the state
+      // (npm's next fetch line turned a start that timed out back into "connecting" for good).
+      watch?.dispose();
       // A server that outlived the timeout is still running and gets its stop grace period: the
       // person hears now, not after it. Any other failure is explained once the process is gone (its exit says why).
       const stopped = stdio?.close();

@@ -57,6 +57,16 @@ describe('first start of a busy server', { timeout: 120_000 }, () => {
     expect(await waitForState(m, 'forever', is('error'), 60_000)).toMatchObject({ kind: 'error', reason: 'timed out after 10 s, the most a busy start may take, during initialize' });
     expect(m.logs('forever').length).toBeGreaterThan(20);
   });
+
+  it('stays in error while a start that timed out prints on in its stop grace period', async () => {
+    m = manager(home.home, { stopGraceMs: 5_000 });
+    await m.apply([slow('forever', 'progress-forever', 0)]);
+    await waitForState(m, 'forever', is('error'), 60_000);
+    const atFailure = m.logs('forever').length;
+    // npm goes on naming fetches until it is stopped: lines for its log, never the state's detail again.
+    await expect.poll(() => m!.logs('forever').length, { timeout: 30_000 }).toBeGreaterThan(atFailure + 3);
+    expect(m.status('forever')?.state).toMatchObject({ kind: 'error', reason: 'timed out after 10 s, the most a busy start may take, during initialize' });
+  });
 });
 
 describe('package runners', { timeout: 120_000 }, () => {
