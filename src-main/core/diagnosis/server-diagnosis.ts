@@ -82,6 +82,10 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
   if (reason.startsWith('crashed ')) return terminal('it keeps crashing soon after start; read its log, fix the cause, then reconnect');
   if (reason.startsWith('stdout line over')) return terminal('the server wrote a huge line to stdout; servers must log to stderr — report it to its author');
   if (/^secret .* is not set/.test(reason)) return terminal('store the secret on the Secrets page (it lives in the OS keychain), then reconnect');
+  // The keychain, not the server, is at fault: its URL or command would send the person the wrong way.
+  if (/^secret .* could not be read from the OS keychain/.test(reason)) {
+    return terminal('start a Secret Service (gnome-keyring or KWallet) and unlock it, then reconnect: the secret is read from the OS keychain when the server starts, never from a file');
+  }
   if (reason.startsWith('refusing plain http')) return terminal('use the https:// address of the server');
   if (reason.startsWith('connection refused')) return transient('nothing answers at that address: is the server running, and is the port right? Reconnect once it is up');
   if (reason.startsWith('host not found')) return transient('check the host name in "url" and your network, then reconnect');

@@ -82,6 +82,14 @@ describe('serverFix', () => {
     );
   });
 
+  it('sends a secret the keychain could not give to the keychain, not to the server\'s URL or command', () => {
+    const reason = 'secret api could not be read from the OS keychain: the OS keychain is not available (Cannot autolaunch D-Bus without X11 $DISPLAY)';
+    for (const config of [web, npx]) {
+      const text = fix(config, { kind: 'error', reason });
+      expect(text).toBe('start a Secret Service (gnome-keyring or KWallet) and unlock it, then reconnect: the secret is read from the OS keychain when the server starts, never from a file');
+    }
+  });
+
   it('says how to get a keychain when sign-in has none to keep its tokens in', () => {
     const reason = 'the OS keychain is not available (Cannot autolaunch D-Bus without X11 $DISPLAY); on Linux, Switchboard needs a Secret Service such as gnome-keyring or KWallet running and unlocked';
     expect(fix(web, { kind: 'error', reason })).toBe(
