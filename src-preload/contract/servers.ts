@@ -40,7 +40,7 @@ export interface ServerView {
   diagnosis?: Diagnosis;
   /** Epoch ms of the next reconnect attempt while backing_off. */
   nextAttemptAt?: number;
-  /** A server that died starting: the last lines it wrote to stderr (the diagnosis's "below"). */
+  /** A failed local server's last stderr lines (the diagnosis's "below" when it died starting). */
   stderrTail?: string[];
   toolCount: number;
   /** The tools shown come from the cache; the server has not answered yet. */

@@ -99,7 +99,7 @@ function errorDiagnosis(config: ServerConfig, reason: string, stderrTail: string
   // Nothing more specific is known: the next step that shows the cause.
   return terminal(
     config.kind === 'stdio'
-      ? `run it by hand to see what it says: ${[config.command, ...config.args].join(' ')}`
+      ? `run it by hand to see what it says: ${handRun(config)}`
       : `check that ${config.url} is up and serves MCP at that path (open it with curl), then reconnect`,
   );
 }

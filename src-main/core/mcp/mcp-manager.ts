@@ -41,6 +41,8 @@ export interface ServerStatus {
   pendingTools: boolean;
   /** A sandbox refusal a call met while the server kept running (SECURITY X1). */
   sandboxDenial?: string;
+  /** A failed local server's last stderr lines (McpServer.stderrTail). */
+  stderrTail?: string[];
 }
 
 const COALESCE_MS = 15;
@@ -381,6 +383,7 @@ export class McpManager {
 }
 
 function statusOf(c: McpServer, toolCount: number): ServerStatus {
+  const stderr = c.stderrTail;
   return {
     name: c.name,
     config: c.config,
@@ -389,5 +392,6 @@ function statusOf(c: McpServer, toolCount: number): ServerStatus {
     toolCount,
     pendingTools: (c.state.kind === 'connecting' || c.state.kind === 'backing_off') && c.tools.length > 0,
     ...(c.sandboxDenial ? { sandboxDenial: c.sandboxDenial } : {}),
+    ...(stderr ? { stderrTail: stderr } : {}),
   };
 }

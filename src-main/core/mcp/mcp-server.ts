@@ -19,7 +19,7 @@ import { CallCancel, requestSignal } from './call-cancel';
 import { capCallResult, type ToolResult } from './call-result';
 import { callRoute } from './call-route';
 import type { CallOptions, WireSteps } from './call-vocabulary';
-import type { Failure } from './failure-reason';
+import { stderrTail, type Failure } from './failure-reason';
 import { FirstRunRetry } from './first-run';
 import { launchHash } from './launch-hash';
 import { LineRing } from './line-ring';
@@ -99,6 +99,16 @@ export class McpServer {
   /** The server has answered with its own tool list (what the tool cache keeps). */
   get toolsLive(): boolean {
     return this.liveTools !== undefined;
+  }
+
+  /**
+   * A failed local server's last stderr lines, shown under its reason: the ones its state carries (what the
+   * diagnosis promises "below" and `switchboard status` prints), else read from its log the same way.
+   */
+  get stderrTail(): string[] | undefined {
+    if (this.config.kind !== 'stdio' || (this.state.kind !== 'error' && this.state.kind !== 'backing_off')) return undefined;
+    const tail = (this.state.kind === 'error' ? this.state.stderrTail : undefined) ?? stderrTail(this.logs.snapshot());
+    return tail.length ? tail : undefined;
   }
 
   get transportKind(): TransportKind {

@@ -27,7 +27,7 @@ export function serverView(
     reason: state.reason,
     ...optional({ diagnosis: diagnoseServer(config, state) }),
     ...(state.kind === 'backing_off' ? { nextAttemptAt: state.nextAttemptAt } : {}),
-    ...(state.kind === 'error' && state.stderrTail ? { stderrTail: state.stderrTail } : {}),
+    ...(status.stderrTail ? { stderrTail: status.stderrTail } : {}),
     toolCount: status.toolCount,
     ...(status.pendingTools ? { toolsPending: true } : {}),
     shadowed,
