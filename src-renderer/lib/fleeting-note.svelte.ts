@@ -22,7 +22,3 @@ export class FleetingNote {
     this.text = undefined;
   }
 }
-
-export function useFleetingNote(ms?: number): FleetingNote {
-  return new FleetingNote(ms);
-}

@@ -43,3 +43,14 @@ export function commandSplit(command: string): { ok: true; program: string; args
   if (args.length === 0 && program === command.trim()) return undefined;
   return { ok: true, program, args };
 }
+
+/**
+ * An entry written with a whole command line in "command" and no "args" (`"command": "npx -y pkg"`): its
+ * split (or why it cannot be split), else undefined. A path with spaces (`/opt/My App/server`) is one
+ * program: only a first word that is a bare name counts.
+ */
+export function heldCommandLine(command: unknown, args: unknown): ReturnType<typeof commandSplit> {
+  if (typeof command !== 'string' || (Array.isArray(args) && args.length > 0)) return undefined;
+  if (/[/\\]/.test(command.trim().split(/\s+/)[0]!)) return undefined;
+  return commandSplit(command);
+}

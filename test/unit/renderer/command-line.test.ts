@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandSplit, joinArgs, splitCommandLine } from '../../../src-renderer/lib/servers/command-line';
+import { commandSplit, heldCommandLine, joinArgs, splitCommandLine } from '../../../src-renderer/lib/servers/command-line';
 
 describe('splitCommandLine', () => {
   it('splits words as a shell would, quotes and escapes included', () => {
@@ -58,5 +58,16 @@ describe('commandSplit', () => {
 
   it('passes on a refusal', () => {
     expect(commandSplit('a | b')).toMatchObject({ ok: false });
+  });
+});
+
+describe('heldCommandLine', () => {
+  it('reads a whole command line written into an entry\'s "command", never a path with spaces or an entry with its args', () => {
+    expect(heldCommandLine('npx -y @scope/pkg', undefined)).toEqual({ ok: true, program: 'npx', args: ['-y', '@scope/pkg'] });
+    expect(heldCommandLine('npx a | b', [])).toMatchObject({ ok: false });
+    expect(heldCommandLine('/opt/My App/server', undefined)).toBeUndefined();
+    expect(heldCommandLine('npx -y pkg', ['--flag'])).toBeUndefined();
+    expect(heldCommandLine('npx', undefined)).toBeUndefined();
+    expect(heldCommandLine(42, undefined)).toBeUndefined();
   });
 });
